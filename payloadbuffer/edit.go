@@ -19,7 +19,7 @@ func (b *Buffer) VectorInsert(slot uint32, i, count, size int) uint32 {
 	if b.VectorCap(slot, size) < num+count && !b.vectorRoom(slot, max(num+count, 2*num), size, Zero|Small) {
 		return 0
 	}
-	data := b.vectorAt(slot, 0, num+count, size)
+	data := b.VectorAt(slot, 0, num+count, size)
 	if data == 0 {
 		return 0
 	}
@@ -65,7 +65,7 @@ func (b *Buffer) VectorAppendN(slot uint32, n, size int) uint32 {
 	if n <= 0 || !b.VectorResize(slot, num+n, size) {
 		return 0
 	}
-	return b.vectorAt(slot, num, num+n, size)
+	return b.VectorAt(slot, num, num+n, size)
 }
 
 // VectorAppendCopy appends the elements in src (size bytes each, stored as
@@ -107,7 +107,7 @@ func (b *Buffer) VectorAppendCopy(slot uint32, src []byte, size int) bool {
 	if !b.vectorRoom(slot, num+n, size, Zero|Small) {
 		return false
 	}
-	at := b.vectorAt(slot, num, num+n, size)
+	at := b.VectorAt(slot, num, num+n, size)
 	if at == 0 {
 		return false
 	}
@@ -152,7 +152,7 @@ func (b *Buffer) VectorAssign(slot uint32, src []byte, size int) bool {
 		return false
 	}
 	if n != 0 {
-		data := b.vectorAt(slot, 0, int(n), size)
+		data := b.VectorAt(slot, 0, int(n), size)
 		if data == 0 {
 			return false
 		}
@@ -161,15 +161,19 @@ func (b *Buffer) VectorAssign(slot uint32, src []byte, size int) bool {
 	return true
 }
 
-// vectorAt returns the offset of element i of size bytes of the vector at
-// slot, whose block must hold n elements, read again after an allocation
-// (a resize, a reserve): in a payload continued with Open a vector header
-// can lie in memory the allocator holds free, and the allocation may have
-// overwritten it. 0, and the buffer fails (corrupt), when the header no
-// longer names a block of this buffer that holds them.
-func (b *Buffer) vectorAt(slot uint32, i, n, size int) uint32 {
+// VectorAt returns the offset of element i of size bytes of the vector at
+// slot, whose block must hold n elements, for a write after an allocation
+// (a resize, a reserve, a new element): in a payload continued with Open a
+// vector header can lie in memory the allocator holds free, and the
+// allocation may have overwritten it. 0, and the buffer fails (corrupt),
+// when the header no longer names a block of this buffer that holds them.
+func (b *Buffer) VectorAt(slot uint32, i, n, size int) uint32 {
+	if !b.inside(slot, 8) || i < 0 || i > n {
+		b.corrupt()
+		return 0
+	}
 	data := b.get32(slot + 4)
-	if i > n || data == 0 || !b.validBlock(data) || uint64(n)*uint64(size) > uint64(b.BlockSize(data)) {
+	if data == 0 || !b.validBlock(data) || uint64(n)*uint64(size) > uint64(b.BlockSize(data)) {
 		b.corrupt()
 		return 0
 	}

@@ -210,7 +210,7 @@ func setStringAt[S string | []byte](b *Buffer, slot uint32, i int, s S, srcOff i
 	if i >= b.VectorLen(slot) && !b.VectorResize(slot, i+1, 4) {
 		return false
 	}
-	e := b.vectorAt(slot, i, i+1, 4)
+	e := b.VectorAt(slot, i, i+1, 4)
 	if e == 0 {
 		return false
 	}
@@ -222,7 +222,7 @@ func setStringAt[S string | []byte](b *Buffer, slot uint32, i int, s S, srcOff i
 		if hdr = b.Allocate(4, Zero|Small); hdr == 0 {
 			return false
 		}
-		if e = b.vectorAt(slot, i, i+1, 4); e == 0 {
+		if e = b.VectorAt(slot, i, i+1, 4); e == 0 {
 			return false
 		}
 		b.put32(e, hdr)

@@ -612,16 +612,15 @@ func (m Msg) InsertString(f Field, i int, s string) bool {
 
 // elemSlot returns the offset of 4-byte element i (a string's or message's
 // offset) of the vector whose header is at o, for a write after an
-// allocation. In a payload continued with Open a message can lie over
-// bytes the allocator holds free: the allocation may then have zeroed or
-// moved its vector header, which no longer holds element i. Such a write
-// is refused: 0, and the payload fails with ErrCorrupt.
+// allocation, which may have overwritten a header that lies in memory the
+// allocator held free (payloadbuffer's VectorAt): 0, and the payload fails
+// with ErrCorrupt, when the vector no longer holds element i.
 func (p *Payload) elemSlot(o uint32, i int) uint32 {
-	if i < 0 || i >= p.buf.VectorLen(o) || i >= p.buf.VectorCap(o, 4) {
+	e := p.buf.VectorAt(o, i, i+1, 4)
+	if e == 0 {
 		p.corrupt()
-		return 0
 	}
-	return p.buf.VectorData(o) + 4*uint32(i)
+	return e
 }
 
 // SwapRepeated exchanges repeated fields f of m and g of o in O(1) when both
