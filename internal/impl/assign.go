@@ -176,35 +176,55 @@ func (a Assigner) KeptBytes(slot, v []byte) (KeptBlock, bool) {
 // it: its length and bytes, and in a scrubbing buffer zeroes past them what
 // is left of the string the block held.
 //
-// A string of 8 to 16 bytes (a name, an id) is two overlapping words, in
-// line (and, where it scrubs an old string of at most 16, a third of
-// zeros), with no call on that path; any other length is putAny's copy.
+// A string of 8 to 16 bytes (a name, an id) is ShortAt's and PutShort's
+// case, which generated code of version 14 takes in line; any other is
+// putAny's copy.
 func (a Assigner) Put(b KeptBlock, str string) {
-	mem := a.p.mem
-	o, length, n := uint64(b.Off), uint64(b.Size), uint64(len(str))
-	if n < 8 || n > 16 || o+length > uint64(len(mem)) || n+4 > length {
-		a.putAny(b, str)
+	if w, z := a.ShortAt(b, len(str)); w != nil {
+		a.PutShort(w, z, str)
 		return
 	}
-	blk := mem[o : o+length : o+length]
-	if old := uint64(le.Uint32(blk[:4])); old > n && a.p.scrub {
-		if old <= 16 && old+4 <= length {
-			// What is left of the old string is at most 8 bytes: the 8
-			// ending where it ended are zeroed, then the new string's
-			// words store over those that are its own.
-			le.PutUint64(blk[old-4:old+4], 0)
-		} else {
-			clear(blk[4+n : min(4+old, length)])
-		}
-	}
-	// The string's first and last 8 bytes, through array pointers (no
-	// check: n >= 8), stored as the setter's copy stores them.
-	s := unsafe.Pointer(unsafe.StringData(str))
-	head, tail := le.Uint64((*[8]byte)(s)[:]), le.Uint64((*[8]byte)(unsafe.Add(s, n-8))[:])
-	le.PutUint32(blk[:4], uint32(n))
-	le.PutUint64(blk[4:12], head)
-	le.PutUint64(blk[n-4:n+4], tail)
+	a.putAny(b, str)
 }
+
+// ShortAt returns the first 24 bytes of block b (Block's, checked by Fits
+// for a string of n bytes) and the end z of what PutShort writes there
+// (4 bytes past which its word of zeros ends), when Put of n bytes is
+// PutShort's case: n is 8 to 16, the 24 bytes lie in the payload, and
+// what is left of the old string (in a scrubbing buffer) ends at most 16
+// bytes in and in the block. nil is any other case: Put's. ShortAt and
+// PutShort inline into the generated Assign: Put's case of a name or an
+// id without a call.
+func (a Assigner) ShortAt(b KeptBlock, n int) (*[24]byte, uint64) {
+	p, o, z := a.p, uint64(b.Off), uint64(n)
+	if z-8 > 8 || o+24 > uint64(len(p.mem)) {
+		return nil, 0
+	}
+	w := (*[24]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.mem)), o))
+	if p.scrub {
+		z = max(z, uint64(le.Uint32(w[:4])))
+	}
+	if z > 16 || z+4 > uint64(b.Size) {
+		return nil, 0
+	}
+	return w, z
+}
+
+// PutShort writes str into the block w that ShortAt returned, with z, for
+// len(str) bytes: a word of zeros that ends 4 bytes past z (past what is
+// left of the old string in a scrubbing buffer, else under the new
+// string's last word), then the length word and the string as two
+// overlapping words, as the setter's copy leaves them. w, z and the length
+// must be ShortAt's (8 <= len(str) <= z <= 16): the stores are not
+// checked again.
+func (Assigner) PutShort(w *[24]byte, z uint64, str string) {
+	s, n, b := unsafe.Pointer(unsafe.StringData(str)), uint64(len(str)), unsafe.Pointer(w)
+	*(*[8]byte)(unsafe.Add(b, z-4)) = [8]byte{}
+	le.PutUint32(w[:4], uint32(n))
+	*(*[8]byte)(unsafe.Add(b, 4)) = *(*[8]byte)(s)
+	*(*[8]byte)(unsafe.Add(b, n-4)) = *(*[8]byte)(unsafe.Add(s, n-8))
+}
+
 
 // putAny is Put of a string shorter than 8 bytes or longer than 16, out
 // of line: a copy.

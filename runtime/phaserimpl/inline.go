@@ -103,6 +103,10 @@ func reachAssignerKeptFields(a Assigner, slot *[4]byte, t *Type, extent uint32) 
 	return a.KeptFields(slot, t, extent)
 }
 func reachAssignerMemory(a Assigner) []byte { return a.Memory() }
+func reachAssignerShortAt(a Assigner, b KeptBlock, n int) (*[24]byte, uint64) {
+	return a.ShortAt(b, n)
+}
+func reachAssignerPutShort(a Assigner, w *[24]byte, z uint64, s string) { a.PutShort(w, z, s) }
 
 // The generated Clear's Keeper.
 func reachKeeperRoot(k Keeper) uint32                  { return k.Root() }

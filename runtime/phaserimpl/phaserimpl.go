@@ -69,7 +69,9 @@ const (
 	// Version 13 makes the ROS1 decoders store a repeated scalar's
 	// elements through Msg.MutableSpan, which refuses elements in the
 	// buffer header (versions 4 to 12 write through Span).
-	GenVersion = 13
+	// Version 14 writes a string of 8 to 16 bytes in Assign with
+	// Assigner.ShortAt and PutShort, which inline (Put was a call).
+	GenVersion = 14
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 4

@@ -26,9 +26,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(14 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 14)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -1502,7 +1502,11 @@ func (x Scalars) Assign(v *ScalarsFields) {
 		if okFString && sFString.Fits(len(v.FString)) &&
 			okFBytes &&
 			sFString.Apart(sFBytes) {
-			a.Put(sFString, v.FString)
+			if w, z := a.ShortAt(sFString, len(v.FString)); w != nil {
+				a.PutShort(w, z, v.FString)
+			} else {
+				a.Put(sFString, v.FString)
+			}
 			a.PutBytes(sFBytes, v.FBytes)
 			*(*[108]byte)(p[4:]) = [108]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[100:], sFString.Off)
@@ -7619,7 +7623,11 @@ func (x Stamped) Assign(v *StampedFields) {
 							sBlob.Before(sCovariance) &&
 							sCovariance.Before(sCounts) ||
 							phaserimpl.Disjoint(mStamp, sFrameId, mPart, sPartTag, mPartAt, sPartColors, sBlob, sCovariance, sCounts)) {
-						a.Put(sFrameId, v.FrameId)
+						if w, z := a.ShortAt(sFrameId, len(v.FrameId)); w != nil {
+							a.PutShort(w, z, v.FrameId)
+						} else {
+							a.Put(sFrameId, v.FrameId)
+						}
 						a.PutBytes(sBlob, v.Blob)
 						if len(v.Covariance) == 4 && binary.LittleEndian.Uint32(p[40:]) <= 4 {
 							e := *(*[32]byte)(phaserimpl.ElemBytes(v.Covariance)) // (through a local: word moves, not memmove)
@@ -7628,7 +7636,11 @@ func (x Stamped) Assign(v *StampedFields) {
 							a.PutVector(sCovariance, (*[8]byte)(p[40:48]), phaserimpl.ElemBytes(v.Covariance), 8)
 						}
 						a.PutVector(sCounts, (*[8]byte)(p[48:56]), phaserimpl.ElemBytes(v.Counts), 4)
-						a.Put(sPartTag, v.Part.Tag)
+						if w, z := a.ShortAt(sPartTag, len(v.Part.Tag)); w != nil {
+							a.PutShort(w, z, v.Part.Tag)
+						} else {
+							a.Put(sPartTag, v.Part.Tag)
+						}
 						a.PutVector(sPartColors, (*[8]byte)(qPart[24:32]), phaserimpl.ElemBytes(v.Part.Colors), 4)
 						*(*[52]byte)(p[4:]) = [52]byte{} // Clear of the root: the presence words and fields
 						binary.LittleEndian.PutUint32(p[16:], sFrameId.Off)
@@ -8622,7 +8634,11 @@ func (x Stamped_Part) Assign(v *Stamped_PartFields) {
 				(sTag.Before(mAt) &&
 					mAt.Before(sColors) ||
 					phaserimpl.Disjoint(sTag, mAt, sColors)) {
-				a.Put(sTag, v.Tag)
+				if w, z := a.ShortAt(sTag, len(v.Tag)); w != nil {
+					a.PutShort(w, z, v.Tag)
+				} else {
+					a.Put(sTag, v.Tag)
+				}
 				a.PutVector(sColors, (*[8]byte)(p[24:32]), phaserimpl.ElemBytes(v.Colors), 4)
 				*(*[28]byte)(p[4:]) = [28]byte{} // Clear of the root: the presence words and fields
 				binary.LittleEndian.PutUint32(p[12:], sTag.Off)

@@ -319,7 +319,14 @@ func (g *fileGen) assignPuts(n *assignNode) {
 		if s.f.Desc.Kind() == protoreflect.BytesKind {
 			g.P("a.PutBytes(", s.blk, ", ", n.val, ".", n.names[s.f], ")")
 		} else {
-			g.P("a.Put(", s.blk, ", ", n.val, ".", n.names[s.f], ")")
+			// A name or an id (8 to 16 bytes) in line, any other string
+			// through Put.
+			val := n.val + "." + n.names[s.f]
+			g.P("if w, z := a.ShortAt(", s.blk, ", len(", val, ")); w != nil {")
+			g.P("a.PutShort(w, z, ", val, ")")
+			g.P("} else {")
+			g.P("a.Put(", s.blk, ", ", val, ")")
+			g.P("}")
 		}
 	}
 	for _, s := range n.vecs {

@@ -206,9 +206,11 @@ var encoderInlines = map[string]bool{
 // assignInlines are the engine's calls a generated Assign makes on its
 // straight line, each of which must inline into it: the check of a
 // string's block and of its fit, of a nested message, of an inline
-// message's table word, and of two blocks apart.
+// message's table word, and of two blocks apart, and the write of a short
+// string.
 var assignInlines = map[string]bool{
 	"a.Block": true, "a.KeptFields": true, "a.Memory": true, "a.Inline": true,
+	"a.ShortAt": true, "a.PutShort": true,
 }
 
 // assignInlineSuffixes are the calls of assignInlines made on a block

@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(14 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 14)
 )
 
 // file_google_protobuf_api_proto is the file's descriptor, registered with the runtime.
@@ -3107,8 +3107,16 @@ func (x Mixin) Assign(v *MixinFields) {
 		if okName && sName.Fits(len(v.Name)) &&
 			okRoot && sRoot.Fits(len(v.Root)) &&
 			sName.Apart(sRoot) {
-			a.Put(sName, v.Name)
-			a.Put(sRoot, v.Root)
+			if w, z := a.ShortAt(sName, len(v.Name)); w != nil {
+				a.PutShort(w, z, v.Name)
+			} else {
+				a.Put(sName, v.Name)
+			}
+			if w, z := a.ShortAt(sRoot, len(v.Root)); w != nil {
+				a.PutShort(w, z, v.Root)
+			} else {
+				a.Put(sRoot, v.Root)
+			}
 			*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sName.Off)
 			binary.LittleEndian.PutUint32(p[12:], sRoot.Off)

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(14 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 14)
 )
 
 // file_google_protobuf_source_context_proto is the file's descriptor, registered with the runtime.
@@ -476,7 +476,11 @@ func (x SourceContext) Assign(v *SourceContextFields) {
 		p := (*[12]byte)(b)
 		sFileName, okFileName := a.Block((*[4]byte)(p[8:12]))
 		if okFileName && sFileName.Fits(len(v.FileName)) {
-			a.Put(sFileName, v.FileName)
+			if w, z := a.ShortAt(sFileName, len(v.FileName)); w != nil {
+				a.PutShort(w, z, v.FileName)
+			} else {
+				a.Put(sFileName, v.FileName)
+			}
 			*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sFileName.Off)
 			return

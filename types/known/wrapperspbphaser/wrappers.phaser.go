@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(14 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 14)
 )
 
 // file_google_protobuf_wrappers_proto is the file's descriptor, registered with the runtime.
@@ -4601,7 +4601,11 @@ func (x StringValue) Assign(v *StringValueFields) {
 		p := (*[12]byte)(b)
 		sValue, okValue := a.Block((*[4]byte)(p[8:12]))
 		if okValue && sValue.Fits(len(v.Value)) {
-			a.Put(sValue, v.Value)
+			if w, z := a.ShortAt(sValue, len(v.Value)); w != nil {
+				a.PutShort(w, z, v.Value)
+			} else {
+				a.Put(sValue, v.Value)
+			}
 			*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sValue.Off)
 			return

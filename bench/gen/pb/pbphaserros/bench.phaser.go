@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(14 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 14)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -844,8 +844,16 @@ func (x SmallStruct) Assign(v *SmallStructFields) {
 		if okName && sName.Fits(len(v.Name)) &&
 			okPhone && sPhone.Fits(len(v.Phone)) &&
 			sName.Apart(sPhone) {
-			a.Put(sName, v.Name)
-			a.Put(sPhone, v.Phone)
+			if w, z := a.ShortAt(sName, len(v.Name)); w != nil {
+				a.PutShort(w, z, v.Name)
+			} else {
+				a.Put(sName, v.Name)
+			}
+			if w, z := a.ShortAt(sPhone, len(v.Phone)); w != nil {
+				a.PutShort(w, z, v.Phone)
+			} else {
+				a.Put(sPhone, v.Phone)
+			}
 			*(*[44]byte)(p[4:]) = [44]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sName.Off)
 			binary.LittleEndian.PutUint32(p[24:], sPhone.Off)
@@ -1663,7 +1671,11 @@ func (x Header) Assign(v *HeaderFields) {
 		qStamp := (*[20]byte)(p[16:])
 		if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
 			okStamp {
-			a.Put(sFrameId, v.FrameId)
+			if w, z := a.ShortAt(sFrameId, len(v.FrameId)); w != nil {
+				a.PutShort(w, z, v.FrameId)
+			} else {
+				a.Put(sFrameId, v.FrameId)
+			}
 			*(*[32]byte)(p[4:]) = [32]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[12:], sFrameId.Off)
 			binary.LittleEndian.PutUint32(p[16:], wStamp) // Stamp present: its table
@@ -4136,7 +4148,11 @@ func (x Imu) Assign(v *ImuFields) {
 			} else {
 				a.PutVector(sLinearAccelerationCovariance, (*[8]byte)(p[24:32]), phaserimpl.ElemBytes(v.LinearAccelerationCovariance), 8)
 			}
-			a.Put(sHeaderFrameId, v.Header.FrameId)
+			if w, z := a.ShortAt(sHeaderFrameId, len(v.Header.FrameId)); w != nil {
+				a.PutShort(w, z, v.Header.FrameId)
+			} else {
+				a.Put(sHeaderFrameId, v.Header.FrameId)
+			}
 			*(*[172]byte)(p[4:]) = [172]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint64(p[8:], uint64(len(v.OrientationCovariance))|uint64(sOrientationCovariance.Off)<<32)
 			binary.LittleEndian.PutUint64(p[16:], uint64(len(v.AngularVelocityCovariance))|uint64(sAngularVelocityCovariance.Off)<<32)
@@ -5046,7 +5062,11 @@ func (x PointField) Assign(v *PointFieldFields) {
 		p := (*[24]byte)(b)
 		sName, okName := a.Block((*[4]byte)(p[8:12]))
 		if okName && sName.Fits(len(v.Name)) {
-			a.Put(sName, v.Name)
+			if w, z := a.ShortAt(sName, len(v.Name)); w != nil {
+				a.PutShort(w, z, v.Name)
+			} else {
+				a.Put(sName, v.Name)
+			}
 			*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sName.Off)
 			binary.LittleEndian.PutUint32(p[12:], v.Offset)
@@ -8017,9 +8037,17 @@ func (x Image) Assign(v *ImageFields) {
 			(sHeaderFrameId.Before(sEncoding) &&
 				sEncoding.Before(sData) ||
 				phaserimpl.Disjoint(sHeaderFrameId, sEncoding, sData)) {
-			a.Put(sEncoding, v.Encoding)
+			if w, z := a.ShortAt(sEncoding, len(v.Encoding)); w != nil {
+				a.PutShort(w, z, v.Encoding)
+			} else {
+				a.Put(sEncoding, v.Encoding)
+			}
 			a.PutBytes(sData, v.Data)
-			a.Put(sHeaderFrameId, v.Header.FrameId)
+			if w, z := a.ShortAt(sHeaderFrameId, len(v.Header.FrameId)); w != nil {
+				a.PutShort(w, z, v.Header.FrameId)
+			} else {
+				a.Put(sHeaderFrameId, v.Header.FrameId)
+			}
 			*(*[64]byte)(p[4:]) = [64]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[16:], sEncoding.Off)
 			binary.LittleEndian.PutUint32(p[28:], sData.Off)

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(14 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 14)
 )
 
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
@@ -1461,7 +1461,11 @@ func (x Remote_Part) Assign(v *Remote_PartFields) {
 		p := (*[16]byte)(b)
 		sTag, okTag := a.Block((*[4]byte)(p[12:16]))
 		if okTag && sTag.Fits(len(v.Tag)) {
-			a.Put(sTag, v.Tag)
+			if w, z := a.ShortAt(sTag, len(v.Tag)); w != nil {
+				a.PutShort(w, z, v.Tag)
+			} else {
+				a.Put(sTag, v.Tag)
+			}
 			*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[12:], sTag.Off)
 			binary.LittleEndian.PutUint32(p[8:], uint32(v.N))

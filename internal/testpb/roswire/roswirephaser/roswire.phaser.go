@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(14 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 14)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -1358,7 +1358,11 @@ func (x Scalars) Assign(v *ScalarsFields) {
 		if okFString && sFString.Fits(len(v.FString)) &&
 			okFBytes &&
 			sFString.Apart(sFBytes) {
-			a.Put(sFString, v.FString)
+			if w, z := a.ShortAt(sFString, len(v.FString)); w != nil {
+				a.PutShort(w, z, v.FString)
+			} else {
+				a.Put(sFString, v.FString)
+			}
 			a.PutBytes(sFBytes, v.FBytes)
 			*(*[104]byte)(p[4:]) = [104]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[100:], sFString.Off)
@@ -6394,7 +6398,11 @@ func (x Stamped) Assign(v *StampedFields) {
 					(mStamp.Before(mSpan) &&
 						mSpan.Before(sFrame) ||
 						phaserimpl.Disjoint(mStamp, mSpan, sFrame)) {
-					a.Put(sFrame, v.Frame)
+					if w, z := a.ShortAt(sFrame, len(v.Frame)); w != nil {
+						a.PutShort(w, z, v.Frame)
+					} else {
+						a.Put(sFrame, v.Frame)
+					}
 					*(*[16]byte)(p[4:]) = [16]byte{} // Clear of the root: the presence words and fields
 					binary.LittleEndian.PutUint32(p[16:], sFrame.Off)
 					binary.LittleEndian.PutUint32(p[8:], mStamp.Off)

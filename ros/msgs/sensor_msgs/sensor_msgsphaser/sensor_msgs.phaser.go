@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(14 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 14)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -1019,7 +1019,11 @@ func (x Imu) Assign(v *ImuFields) {
 			} else {
 				a.PutVector(sLinearAccelerationCovariance, (*[8]byte)(p[24:32]), phaserimpl.ElemBytes(v.LinearAccelerationCovariance), 8)
 			}
-			a.Put(sHeaderFrameId, v.Header.FrameId)
+			if w, z := a.ShortAt(sHeaderFrameId, len(v.Header.FrameId)); w != nil {
+				a.PutShort(w, z, v.Header.FrameId)
+			} else {
+				a.Put(sHeaderFrameId, v.Header.FrameId)
+			}
 			*(*[172]byte)(p[4:]) = [172]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint64(p[8:], uint64(len(v.OrientationCovariance))|uint64(sOrientationCovariance.Off)<<32)
 			binary.LittleEndian.PutUint64(p[16:], uint64(len(v.AngularVelocityCovariance))|uint64(sAngularVelocityCovariance.Off)<<32)
@@ -2136,9 +2140,17 @@ func (x Image) Assign(v *ImageFields) {
 			(sHeaderFrameId.Before(sEncoding) &&
 				sEncoding.Before(sData) ||
 				phaserimpl.Disjoint(sHeaderFrameId, sEncoding, sData)) {
-			a.Put(sEncoding, v.Encoding)
+			if w, z := a.ShortAt(sEncoding, len(v.Encoding)); w != nil {
+				a.PutShort(w, z, v.Encoding)
+			} else {
+				a.Put(sEncoding, v.Encoding)
+			}
 			a.PutBytes(sData, v.Data)
-			a.Put(sHeaderFrameId, v.Header.FrameId)
+			if w, z := a.ShortAt(sHeaderFrameId, len(v.Header.FrameId)); w != nil {
+				a.PutShort(w, z, v.Header.FrameId)
+			} else {
+				a.Put(sHeaderFrameId, v.Header.FrameId)
+			}
 			*(*[64]byte)(p[4:]) = [64]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[16:], sEncoding.Off)
 			binary.LittleEndian.PutUint32(p[28:], sData.Off)
@@ -3033,7 +3045,11 @@ func (x PointField) Assign(v *PointFieldFields) {
 		p := (*[24]byte)(b)
 		sName, okName := a.Block((*[4]byte)(p[8:12]))
 		if okName && sName.Fits(len(v.Name)) {
-			a.Put(sName, v.Name)
+			if w, z := a.ShortAt(sName, len(v.Name)); w != nil {
+				a.PutShort(w, z, v.Name)
+			} else {
+				a.Put(sName, v.Name)
+			}
 			*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sName.Off)
 			binary.LittleEndian.PutUint32(p[12:], v.Offset)
@@ -5259,7 +5275,11 @@ func (x LaserScan) Assign(v *LaserScanFields) {
 				phaserimpl.Disjoint(sHeaderFrameId, sRanges, sIntensities)) {
 			a.PutVector(sRanges, (*[8]byte)(p[40:48]), phaserimpl.ElemBytes(v.Ranges), 4)
 			a.PutVector(sIntensities, (*[8]byte)(p[48:56]), phaserimpl.ElemBytes(v.Intensities), 4)
-			a.Put(sHeaderFrameId, v.Header.FrameId)
+			if w, z := a.ShortAt(sHeaderFrameId, len(v.Header.FrameId)); w != nil {
+				a.PutShort(w, z, v.Header.FrameId)
+			} else {
+				a.Put(sHeaderFrameId, v.Header.FrameId)
+			}
 			*(*[88]byte)(p[4:]) = [88]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint64(p[40:], uint64(len(v.Ranges))|uint64(sRanges.Off)<<32)
 			binary.LittleEndian.PutUint64(p[48:], uint64(len(v.Intensities))|uint64(sIntensities.Off)<<32)

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(14 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 14)
 )
 
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
@@ -678,7 +678,11 @@ func (x Header) Assign(v *HeaderFields) {
 		qStamp := (*[20]byte)(p[16:])
 		if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
 			okStamp {
-			a.Put(sFrameId, v.FrameId)
+			if w, z := a.ShortAt(sFrameId, len(v.FrameId)); w != nil {
+				a.PutShort(w, z, v.FrameId)
+			} else {
+				a.Put(sFrameId, v.FrameId)
+			}
 			*(*[32]byte)(p[4:]) = [32]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[12:], sFrameId.Off)
 			binary.LittleEndian.PutUint32(p[16:], wStamp) // Stamp present: its table
@@ -1297,7 +1301,11 @@ func (x String) Assign(v *StringFields) {
 		p := (*[12]byte)(b)
 		sData, okData := a.Block((*[4]byte)(p[8:12]))
 		if okData && sData.Fits(len(v.Data)) {
-			a.Put(sData, v.Data)
+			if w, z := a.ShortAt(sData, len(v.Data)); w != nil {
+				a.PutShort(w, z, v.Data)
+			} else {
+				a.Put(sData, v.Data)
+			}
 			*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sData.Off)
 			return
