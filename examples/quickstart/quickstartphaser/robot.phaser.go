@@ -645,7 +645,7 @@ func (x Pose) Assign(v *PoseFields) {
 		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Theta))
-		p[4] |= 0x07 // presence
+		p[4] = 0x07 // presence
 		return
 	}
 	x.assignSetters(v)

@@ -1512,8 +1512,8 @@ func (x Scalars) Assign(v *ScalarsFields) {
 			binary.LittleEndian.PutUint64(p[88:], uint64(v.FSfixed64))
 			p[96] = phaserimpl.BoolByte(v.FBool)
 			binary.LittleEndian.PutUint32(p[108:], uint32(v.FColor))
-			p[4] |= 0xff // presence
-			p[5] |= 0x3f // presence
+			p[4] = 0xff // presence
+			p[5] = 0x3f // presence
 			return
 		}
 	}
@@ -7588,21 +7588,21 @@ func (x Stamped) Assign(v *StampedFields) {
 						binary.LittleEndian.PutUint32(p[20:], mPart.Off)
 						binary.LittleEndian.PutUint32(p[8:], v.Seq)
 						binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.Value))
-						p[4] |= 0x03                          // presence
+						p[4] = 0x03                           // presence
 						*(*[16]byte)(qStamp[4:]) = [16]byte{} // Clear of Stamp: the presence words and fields
 						binary.LittleEndian.PutUint64(qStamp[8:], uint64(v.Stamp.Seconds))
 						binary.LittleEndian.PutUint32(qStamp[16:], uint32(v.Stamp.Nanos))
-						qStamp[4] |= 0x03                    // presence
+						qStamp[4] = 0x03                     // presence
 						*(*[28]byte)(qPart[4:]) = [28]byte{} // Clear of Part: the presence words and fields
 						binary.LittleEndian.PutUint32(qPart[12:], sPartTag.Off)
 						binary.LittleEndian.PutUint64(qPart[24:], uint64(len(v.Part.Colors))|uint64(sPartColors.Off)<<32)
 						binary.LittleEndian.PutUint32(qPart[16:], mPartAt.Off)
 						binary.LittleEndian.PutUint32(qPart[8:], uint32(v.Part.N))
-						qPart[4] |= 0x01                       // presence
+						qPart[4] = 0x01                        // presence
 						*(*[16]byte)(qPartAt[4:]) = [16]byte{} // Clear of PartAt: the presence words and fields
 						binary.LittleEndian.PutUint64(qPartAt[8:], uint64(v.Part.At.Seconds))
 						binary.LittleEndian.PutUint32(qPartAt[16:], uint32(v.Part.At.Nanos))
-						qPartAt[4] |= 0x03 // presence
+						qPartAt[4] = 0x03 // presence
 						return
 					}
 				}
@@ -8572,11 +8572,11 @@ func (x Stamped_Part) Assign(v *Stamped_PartFields) {
 				binary.LittleEndian.PutUint64(p[24:], uint64(len(v.Colors))|uint64(sColors.Off)<<32)
 				binary.LittleEndian.PutUint32(p[16:], mAt.Off)
 				binary.LittleEndian.PutUint32(p[8:], uint32(v.N))
-				p[4] |= 0x01                       // presence
+				p[4] = 0x01                        // presence
 				*(*[16]byte)(qAt[4:]) = [16]byte{} // Clear of At: the presence words and fields
 				binary.LittleEndian.PutUint64(qAt[8:], uint64(v.At.Seconds))
 				binary.LittleEndian.PutUint32(qAt[16:], uint32(v.At.Nanos))
-				qAt[4] |= 0x03 // presence
+				qAt[4] = 0x03 // presence
 				return
 			}
 		}
@@ -9337,11 +9337,11 @@ func (x Span) Assign(v *SpanFields) {
 					*(*[16]byte)(qStart[4:]) = [16]byte{} // Clear of Start: the presence words and fields
 					binary.LittleEndian.PutUint64(qStart[8:], uint64(v.Start.Seconds))
 					binary.LittleEndian.PutUint32(qStart[16:], uint32(v.Start.Nanos))
-					qStart[4] |= 0x03                   // presence
+					qStart[4] = 0x03                    // presence
 					*(*[16]byte)(qEnd[4:]) = [16]byte{} // Clear of End: the presence words and fields
 					binary.LittleEndian.PutUint64(qEnd[8:], uint64(v.End.Seconds))
 					binary.LittleEndian.PutUint32(qEnd[16:], uint32(v.End.Nanos))
-					qEnd[4] |= 0x03 // presence
+					qEnd[4] = 0x03 // presence
 					return
 				}
 			}
@@ -11863,11 +11863,11 @@ func (x Wide) Assign(v *WideFields) {
 		binary.LittleEndian.PutUint64(p[284:], uint64(v.W37))
 		p[292] = phaserimpl.BoolByte(v.W38)
 		binary.LittleEndian.PutUint64(p[300:], math.Float64bits(v.W39))
-		p[4] |= 0xff // presence
-		p[5] |= 0xff // presence
-		p[6] |= 0xff // presence
-		p[7] |= 0xff // presence
-		p[8] |= 0xff // presence
+		p[4] = 0xff // presence
+		p[5] = 0xff // presence
+		p[6] = 0xff // presence
+		p[7] = 0xff // presence
+		p[8] = 0xff // presence
 		return
 	}
 	x.assignSetters(v)

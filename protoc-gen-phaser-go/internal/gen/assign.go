@@ -377,7 +377,7 @@ func (g *fileGen) assignStores(n *assignNode) {
 		}
 		g.P(le, ".PutUint32(", n.mem, "[", c.lf.Offset, ":], ", c.blk, ".Off)")
 	}
-	g.storeScalarsOf(n.scalars, n.lm, n.names, n.val, n.mem)
+	g.storeScalarsOf(n.scalars, n.lm, n.names, n.val, n.mem, true) // (the Clear above, or the holder's of an inline message, zeroed its presence words)
 	for _, c := range n.msgs {
 		g.assignStores(c.node)
 	}

@@ -816,7 +816,7 @@ func (g *fileGen) scalars(m *protogen.Message, lm *layout.Message, name string) 
 	g.P("func ", store, "(b []byte, vp ", ptr, ") {")
 	g.P("v := (*", vt, ")(vp)")
 	g.P("p := (*[", ext, "]byte)(b)")
-	g.storeScalarsOf(fields, lm, g.names, "v", "p")
+	g.storeScalarsOf(fields, lm, g.names, "v", "p", false)
 	g.P("}")
 	g.P()
 	g.P("// ", general, " is SetScalars through the field setters, for a")
@@ -833,8 +833,10 @@ func (g *fileGen) scalars(m *protogen.Message, lm *layout.Message, name string) 
 // storeScalarsOf emits the stores of the singular scalar fields' values
 // val.<Name> (names: the fields' accessor names) into mem (*[extent]byte,
 // the message's bytes) at their compiled offsets, and the presence bits
-// that make them present.
-func (g *fileGen) storeScalarsOf(fields []*protogen.Field, lm *layout.Message, names map[*protogen.Field]string, val, mem string) {
+// that make them present: or'd into the presence bytes, or stored as the
+// whole byte where cleared says the message's presence words were just
+// zeroed (Assign's Clear).
+func (g *fileGen) storeScalarsOf(fields []*protogen.Field, lm *layout.Message, names map[*protogen.Field]string, val, mem string, cleared bool) {
 	le := g.leIdent()
 	masks := map[uint32]int{}
 	var order []uint32
@@ -854,7 +856,11 @@ func (g *fileGen) storeScalarsOf(fields []*protogen.Field, lm *layout.Message, n
 		masks[at] |= 1 << (lf.ID & 7)
 	}
 	for _, at := range order {
-		g.P(mem, "[", at, "] |= ", fmt.Sprintf("%#02x", masks[at]), " // presence")
+		op := "|="
+		if cleared {
+			op = "="
+		}
+		g.P(mem, "[", at, "] ", op, " ", fmt.Sprintf("%#02x", masks[at]), " // presence")
 	}
 }
 

@@ -638,7 +638,7 @@ func (x Timestamp) Assign(v *TimestampFields) {
 		*(*[16]byte)(p[4:]) = [16]byte{} // Clear of the root: the presence words and fields
 		binary.LittleEndian.PutUint64(p[8:], uint64(v.Seconds))
 		binary.LittleEndian.PutUint32(p[16:], uint32(v.Nanos))
-		p[4] |= 0x03 // presence
+		p[4] = 0x03 // presence
 		return
 	}
 	x.assignSetters(v)

@@ -493,7 +493,7 @@ func (x DoubleValue) Assign(v *DoubleValueFields) {
 		p := (*[16]byte)(b)
 		*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
 		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.Value))
-		p[4] |= 0x01 // presence
+		p[4] = 0x01 // presence
 		return
 	}
 	x.assignSetters(v)
@@ -1081,7 +1081,7 @@ func (x FloatValue) Assign(v *FloatValueFields) {
 		p := (*[12]byte)(b)
 		*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
 		binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.Value))
-		p[4] |= 0x01 // presence
+		p[4] = 0x01 // presence
 		return
 	}
 	x.assignSetters(v)
@@ -1670,7 +1670,7 @@ func (x Int64Value) Assign(v *Int64ValueFields) {
 		p := (*[16]byte)(b)
 		*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
 		binary.LittleEndian.PutUint64(p[8:], uint64(v.Value))
-		p[4] |= 0x01 // presence
+		p[4] = 0x01 // presence
 		return
 	}
 	x.assignSetters(v)
@@ -2259,7 +2259,7 @@ func (x UInt64Value) Assign(v *UInt64ValueFields) {
 		p := (*[16]byte)(b)
 		*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
 		binary.LittleEndian.PutUint64(p[8:], v.Value)
-		p[4] |= 0x01 // presence
+		p[4] = 0x01 // presence
 		return
 	}
 	x.assignSetters(v)
@@ -2848,7 +2848,7 @@ func (x Int32Value) Assign(v *Int32ValueFields) {
 		p := (*[12]byte)(b)
 		*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
 		binary.LittleEndian.PutUint32(p[8:], uint32(v.Value))
-		p[4] |= 0x01 // presence
+		p[4] = 0x01 // presence
 		return
 	}
 	x.assignSetters(v)
@@ -3437,7 +3437,7 @@ func (x UInt32Value) Assign(v *UInt32ValueFields) {
 		p := (*[12]byte)(b)
 		*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
 		binary.LittleEndian.PutUint32(p[8:], v.Value)
-		p[4] |= 0x01 // presence
+		p[4] = 0x01 // presence
 		return
 	}
 	x.assignSetters(v)
@@ -4026,7 +4026,7 @@ func (x BoolValue) Assign(v *BoolValueFields) {
 		p := (*[9]byte)(b)
 		*(*[5]byte)(p[4:]) = [5]byte{} // Clear of the root: the presence words and fields
 		p[8] = phaserimpl.BoolByte(v.Value)
-		p[4] |= 0x01 // presence
+		p[4] = 0x01 // presence
 		return
 	}
 	x.assignSetters(v)

@@ -861,7 +861,7 @@ func (x SmallStruct) Assign(v *SmallStructFields) {
 			binary.LittleEndian.PutUint32(p[28:], uint32(v.Siblings))
 			p[32] = phaserimpl.BoolByte(v.Spouse)
 			binary.LittleEndian.PutUint64(p[40:], math.Float64bits(v.Money))
-			p[4] |= 0x0f // presence
+			p[4] = 0x0f // presence
 			return
 		}
 	}
@@ -1702,11 +1702,11 @@ func (x Header) Assign(v *HeaderFields) {
 				binary.LittleEndian.PutUint32(p[16:], sFrameId.Off)
 				binary.LittleEndian.PutUint32(p[12:], mStamp.Off)
 				binary.LittleEndian.PutUint32(p[8:], v.Seq)
-				p[4] |= 0x01                          // presence
+				p[4] = 0x01                           // presence
 				*(*[16]byte)(qStamp[4:]) = [16]byte{} // Clear of Stamp: the presence words and fields
 				binary.LittleEndian.PutUint64(qStamp[8:], uint64(v.Stamp.Seconds))
 				binary.LittleEndian.PutUint32(qStamp[16:], uint32(v.Stamp.Nanos))
-				qStamp[4] |= 0x03 // presence
+				qStamp[4] = 0x03 // presence
 				return
 			}
 		}
@@ -2474,7 +2474,7 @@ func (x Quaternion) Assign(v *QuaternionFields) {
 		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 		binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
-		p[4] |= 0x0f // presence
+		p[4] = 0x0f // presence
 		return
 	}
 	x.assignSetters(v)
@@ -3179,7 +3179,7 @@ func (x Vector3) Assign(v *Vector3Fields) {
 		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
-		p[4] |= 0x07 // presence
+		p[4] = 0x07 // presence
 		return
 	}
 	x.assignSetters(v)
@@ -4280,27 +4280,27 @@ func (x Imu) Assign(v *ImuFields) {
 								binary.LittleEndian.PutUint32(qHeader[16:], sHeaderFrameId.Off)
 								binary.LittleEndian.PutUint32(qHeader[12:], mHeaderStamp.Off)
 								binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
-								qHeader[4] |= 0x01                          // presence
+								qHeader[4] = 0x01                           // presence
 								*(*[16]byte)(qHeaderStamp[4:]) = [16]byte{} // Clear of HeaderStamp: the presence words and fields
 								binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
 								binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
-								qHeaderStamp[4] |= 0x03                     // presence
+								qHeaderStamp[4] = 0x03                      // presence
 								*(*[36]byte)(qOrientation[4:]) = [36]byte{} // Clear of Orientation: the presence words and fields
 								binary.LittleEndian.PutUint64(qOrientation[8:], math.Float64bits(v.Orientation.X))
 								binary.LittleEndian.PutUint64(qOrientation[16:], math.Float64bits(v.Orientation.Y))
 								binary.LittleEndian.PutUint64(qOrientation[24:], math.Float64bits(v.Orientation.Z))
 								binary.LittleEndian.PutUint64(qOrientation[32:], math.Float64bits(v.Orientation.W))
-								qOrientation[4] |= 0x0f                         // presence
+								qOrientation[4] = 0x0f                          // presence
 								*(*[28]byte)(qAngularVelocity[4:]) = [28]byte{} // Clear of AngularVelocity: the presence words and fields
 								binary.LittleEndian.PutUint64(qAngularVelocity[8:], math.Float64bits(v.AngularVelocity.X))
 								binary.LittleEndian.PutUint64(qAngularVelocity[16:], math.Float64bits(v.AngularVelocity.Y))
 								binary.LittleEndian.PutUint64(qAngularVelocity[24:], math.Float64bits(v.AngularVelocity.Z))
-								qAngularVelocity[4] |= 0x07                        // presence
+								qAngularVelocity[4] = 0x07                         // presence
 								*(*[28]byte)(qLinearAcceleration[4:]) = [28]byte{} // Clear of LinearAcceleration: the presence words and fields
 								binary.LittleEndian.PutUint64(qLinearAcceleration[8:], math.Float64bits(v.LinearAcceleration.X))
 								binary.LittleEndian.PutUint64(qLinearAcceleration[16:], math.Float64bits(v.LinearAcceleration.Y))
 								binary.LittleEndian.PutUint64(qLinearAcceleration[24:], math.Float64bits(v.LinearAcceleration.Z))
-								qLinearAcceleration[4] |= 0x07 // presence
+								qLinearAcceleration[4] = 0x07 // presence
 								return
 							}
 						}
@@ -5197,7 +5197,7 @@ func (x PointField) Assign(v *PointFieldFields) {
 			binary.LittleEndian.PutUint32(p[12:], v.Offset)
 			binary.LittleEndian.PutUint32(p[16:], v.Datatype)
 			binary.LittleEndian.PutUint32(p[20:], v.Count)
-			p[4] |= 0x07 // presence
+			p[4] = 0x07 // presence
 			return
 		}
 	}
@@ -5965,7 +5965,7 @@ func (x Point) Assign(v *PointFields) {
 		binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.Y))
 		binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
 		binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
-		p[4] |= 0x0f // presence
+		p[4] = 0x0f // presence
 		return
 	}
 	x.assignSetters(v)
@@ -8189,16 +8189,16 @@ func (x Image) Assign(v *ImageFields) {
 					binary.LittleEndian.PutUint32(p[16:], v.Width)
 					binary.LittleEndian.PutUint32(p[24:], v.IsBigendian)
 					binary.LittleEndian.PutUint32(p[28:], v.Step)
-					p[4] |= 0x0f                           // presence
+					p[4] = 0x0f                            // presence
 					*(*[16]byte)(qHeader[4:]) = [16]byte{} // Clear of Header: the presence words and fields
 					binary.LittleEndian.PutUint32(qHeader[16:], sHeaderFrameId.Off)
 					binary.LittleEndian.PutUint32(qHeader[12:], mHeaderStamp.Off)
 					binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
-					qHeader[4] |= 0x01                          // presence
+					qHeader[4] = 0x01                           // presence
 					*(*[16]byte)(qHeaderStamp[4:]) = [16]byte{} // Clear of HeaderStamp: the presence words and fields
 					binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
 					binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
-					qHeaderStamp[4] |= 0x03 // presence
+					qHeaderStamp[4] = 0x03 // presence
 					return
 				}
 			}

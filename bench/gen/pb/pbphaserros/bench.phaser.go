@@ -861,7 +861,7 @@ func (x SmallStruct) Assign(v *SmallStructFields) {
 			binary.LittleEndian.PutUint32(p[28:], uint32(v.Siblings))
 			p[32] = phaserimpl.BoolByte(v.Spouse)
 			binary.LittleEndian.PutUint64(p[40:], math.Float64bits(v.Money))
-			p[4] |= 0x0f // presence
+			p[4] = 0x0f // presence
 			return
 		}
 	}
@@ -1680,10 +1680,10 @@ func (x Header) Assign(v *HeaderFields) {
 			binary.LittleEndian.PutUint32(p[12:], sFrameId.Off)
 			binary.LittleEndian.PutUint32(p[16:], wStamp) // Stamp present: its table
 			binary.LittleEndian.PutUint32(p[8:], v.Seq)
-			p[4] |= 0x01 // presence
+			p[4] = 0x01 // presence
 			binary.LittleEndian.PutUint64(qStamp[8:], uint64(v.Stamp.Seconds))
 			binary.LittleEndian.PutUint32(qStamp[16:], uint32(v.Stamp.Nanos))
-			qStamp[4] |= 0x03 // presence
+			qStamp[4] = 0x03 // presence
 			return
 		}
 	}
@@ -2447,7 +2447,7 @@ func (x Quaternion) Assign(v *QuaternionFields) {
 		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 		binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
-		p[4] |= 0x0f // presence
+		p[4] = 0x0f // presence
 		return
 	}
 	x.assignSetters(v)
@@ -3152,7 +3152,7 @@ func (x Vector3) Assign(v *Vector3Fields) {
 		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
-		p[4] |= 0x07 // presence
+		p[4] = 0x07 // presence
 		return
 	}
 	x.assignSetters(v)
@@ -4164,23 +4164,23 @@ func (x Imu) Assign(v *ImuFields) {
 			binary.LittleEndian.PutUint32(qHeader[12:], sHeaderFrameId.Off)
 			binary.LittleEndian.PutUint32(qHeader[16:], wHeaderStamp) // HeaderStamp present: its table
 			binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
-			qHeader[4] |= 0x01 // presence
+			qHeader[4] = 0x01 // presence
 			binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
 			binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
-			qHeaderStamp[4] |= 0x03 // presence
+			qHeaderStamp[4] = 0x03 // presence
 			binary.LittleEndian.PutUint64(qOrientation[8:], math.Float64bits(v.Orientation.X))
 			binary.LittleEndian.PutUint64(qOrientation[16:], math.Float64bits(v.Orientation.Y))
 			binary.LittleEndian.PutUint64(qOrientation[24:], math.Float64bits(v.Orientation.Z))
 			binary.LittleEndian.PutUint64(qOrientation[32:], math.Float64bits(v.Orientation.W))
-			qOrientation[4] |= 0x0f // presence
+			qOrientation[4] = 0x0f // presence
 			binary.LittleEndian.PutUint64(qAngularVelocity[8:], math.Float64bits(v.AngularVelocity.X))
 			binary.LittleEndian.PutUint64(qAngularVelocity[16:], math.Float64bits(v.AngularVelocity.Y))
 			binary.LittleEndian.PutUint64(qAngularVelocity[24:], math.Float64bits(v.AngularVelocity.Z))
-			qAngularVelocity[4] |= 0x07 // presence
+			qAngularVelocity[4] = 0x07 // presence
 			binary.LittleEndian.PutUint64(qLinearAcceleration[8:], math.Float64bits(v.LinearAcceleration.X))
 			binary.LittleEndian.PutUint64(qLinearAcceleration[16:], math.Float64bits(v.LinearAcceleration.Y))
 			binary.LittleEndian.PutUint64(qLinearAcceleration[24:], math.Float64bits(v.LinearAcceleration.Z))
-			qLinearAcceleration[4] |= 0x07 // presence
+			qLinearAcceleration[4] = 0x07 // presence
 			return
 		}
 	}
@@ -5072,7 +5072,7 @@ func (x PointField) Assign(v *PointFieldFields) {
 			binary.LittleEndian.PutUint32(p[12:], v.Offset)
 			binary.LittleEndian.PutUint32(p[16:], v.Datatype)
 			binary.LittleEndian.PutUint32(p[20:], v.Count)
-			p[4] |= 0x07 // presence
+			p[4] = 0x07 // presence
 			return
 		}
 	}
@@ -5840,7 +5840,7 @@ func (x Point) Assign(v *PointFields) {
 		binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.Y))
 		binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
 		binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
-		p[4] |= 0x0f // presence
+		p[4] = 0x0f // presence
 		return
 	}
 	x.assignSetters(v)
@@ -8056,14 +8056,14 @@ func (x Image) Assign(v *ImageFields) {
 			binary.LittleEndian.PutUint32(p[12:], v.Width)
 			binary.LittleEndian.PutUint32(p[20:], v.IsBigendian)
 			binary.LittleEndian.PutUint32(p[24:], v.Step)
-			p[4] |= 0x0f // presence
+			p[4] = 0x0f // presence
 			binary.LittleEndian.PutUint32(qHeader[12:], sHeaderFrameId.Off)
 			binary.LittleEndian.PutUint32(qHeader[16:], wHeaderStamp) // HeaderStamp present: its table
 			binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
-			qHeader[4] |= 0x01 // presence
+			qHeader[4] = 0x01 // presence
 			binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
 			binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
-			qHeaderStamp[4] |= 0x03 // presence
+			qHeaderStamp[4] = 0x03 // presence
 			return
 		}
 	}

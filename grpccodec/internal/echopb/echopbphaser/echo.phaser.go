@@ -561,7 +561,7 @@ func (x Point) Assign(v *PointFields) {
 		*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
 		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
-		p[4] |= 0x03 // presence
+		p[4] = 0x03 // presence
 		return
 	}
 	x.assignSetters(v)

@@ -1469,7 +1469,7 @@ func (x Remote_Part) Assign(v *Remote_PartFields) {
 			*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[12:], sTag.Off)
 			binary.LittleEndian.PutUint32(p[8:], uint32(v.N))
-			p[4] |= 0x01 // presence
+			p[4] = 0x01 // presence
 			return
 		}
 	}

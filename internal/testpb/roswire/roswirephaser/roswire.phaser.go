@@ -1380,8 +1380,8 @@ func (x Scalars) Assign(v *ScalarsFields) {
 			binary.LittleEndian.PutUint32(p[80:], uint32(v.FSfixed32))
 			binary.LittleEndian.PutUint64(p[88:], uint64(v.FSfixed64))
 			p[96] = phaserimpl.BoolByte(v.FBool)
-			p[4] |= 0xff // presence
-			p[5] |= 0x1f // presence
+			p[4] = 0xff // presence
+			p[5] = 0x1f // presence
 			return
 		}
 	}
@@ -3001,9 +3001,9 @@ func (x Converted) Assign(v *ConvertedFields) {
 			binary.LittleEndian.PutUint32(p[84:], uint32(v.Mode))
 			binary.LittleEndian.PutUint64(p[96:], uint64(v.U64))
 			binary.LittleEndian.PutUint32(p[104:], uint32(v.Char))
-			p[4] |= 0xff // presence
-			p[5] |= 0xff // presence
-			p[6] |= 0x01 // presence
+			p[4] = 0xff // presence
+			p[5] = 0xff // presence
+			p[6] = 0x01 // presence
 			return
 		}
 	}
@@ -5607,7 +5607,7 @@ func (x Point) Assign(v *PointFields) {
 		binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.Y))
 		binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
 		binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
-		p[4] |= 0x0f // presence
+		p[4] = 0x0f // presence
 		return
 	}
 	x.assignSetters(v)
@@ -6410,11 +6410,11 @@ func (x Stamped) Assign(v *StampedFields) {
 					*(*[16]byte)(qStamp[4:]) = [16]byte{} // Clear of Stamp: the presence words and fields
 					binary.LittleEndian.PutUint64(qStamp[8:], uint64(v.Stamp.Seconds))
 					binary.LittleEndian.PutUint32(qStamp[16:], uint32(v.Stamp.Nanos))
-					qStamp[4] |= 0x03                    // presence
+					qStamp[4] = 0x03                     // presence
 					*(*[16]byte)(qSpan[4:]) = [16]byte{} // Clear of Span: the presence words and fields
 					binary.LittleEndian.PutUint64(qSpan[8:], uint64(v.Span.Seconds))
 					binary.LittleEndian.PutUint32(qSpan[16:], uint32(v.Span.Nanos))
-					qSpan[4] |= 0x03 // presence
+					qSpan[4] = 0x03 // presence
 					return
 				}
 			}

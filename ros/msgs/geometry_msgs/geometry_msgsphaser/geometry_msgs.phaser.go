@@ -587,7 +587,7 @@ func (x Point) Assign(v *PointFields) {
 		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
-		p[4] |= 0x07 // presence
+		p[4] = 0x07 // presence
 		return
 	}
 	x.assignSetters(v)
@@ -1338,7 +1338,7 @@ func (x Quaternion) Assign(v *QuaternionFields) {
 		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 		binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
-		p[4] |= 0x0f // presence
+		p[4] = 0x0f // presence
 		return
 	}
 	x.assignSetters(v)
@@ -2035,12 +2035,12 @@ func (x Pose) Assign(v *PoseFields) {
 			binary.LittleEndian.PutUint64(qPosition[8:], math.Float64bits(v.Position.X))
 			binary.LittleEndian.PutUint64(qPosition[16:], math.Float64bits(v.Position.Y))
 			binary.LittleEndian.PutUint64(qPosition[24:], math.Float64bits(v.Position.Z))
-			qPosition[4] |= 0x07 // presence
+			qPosition[4] = 0x07 // presence
 			binary.LittleEndian.PutUint64(qOrientation[8:], math.Float64bits(v.Orientation.X))
 			binary.LittleEndian.PutUint64(qOrientation[16:], math.Float64bits(v.Orientation.Y))
 			binary.LittleEndian.PutUint64(qOrientation[24:], math.Float64bits(v.Orientation.Z))
 			binary.LittleEndian.PutUint64(qOrientation[32:], math.Float64bits(v.Orientation.W))
-			qOrientation[4] |= 0x0f // presence
+			qOrientation[4] = 0x0f // presence
 			return
 		}
 	}
@@ -2734,7 +2734,7 @@ func (x Vector3) Assign(v *Vector3Fields) {
 		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
-		p[4] |= 0x07 // presence
+		p[4] = 0x07 // presence
 		return
 	}
 	x.assignSetters(v)
@@ -3414,11 +3414,11 @@ func (x Twist) Assign(v *TwistFields) {
 			binary.LittleEndian.PutUint64(qLinear[8:], math.Float64bits(v.Linear.X))
 			binary.LittleEndian.PutUint64(qLinear[16:], math.Float64bits(v.Linear.Y))
 			binary.LittleEndian.PutUint64(qLinear[24:], math.Float64bits(v.Linear.Z))
-			qLinear[4] |= 0x07 // presence
+			qLinear[4] = 0x07 // presence
 			binary.LittleEndian.PutUint64(qAngular[8:], math.Float64bits(v.Angular.X))
 			binary.LittleEndian.PutUint64(qAngular[16:], math.Float64bits(v.Angular.Y))
 			binary.LittleEndian.PutUint64(qAngular[24:], math.Float64bits(v.Angular.Z))
-			qAngular[4] |= 0x07 // presence
+			qAngular[4] = 0x07 // presence
 			return
 		}
 	}

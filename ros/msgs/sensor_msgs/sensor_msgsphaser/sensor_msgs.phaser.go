@@ -1035,23 +1035,23 @@ func (x Imu) Assign(v *ImuFields) {
 			binary.LittleEndian.PutUint32(qHeader[12:], sHeaderFrameId.Off)
 			binary.LittleEndian.PutUint32(qHeader[16:], wHeaderStamp) // HeaderStamp present: its table
 			binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
-			qHeader[4] |= 0x01 // presence
+			qHeader[4] = 0x01 // presence
 			binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
 			binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
-			qHeaderStamp[4] |= 0x03 // presence
+			qHeaderStamp[4] = 0x03 // presence
 			binary.LittleEndian.PutUint64(qOrientation[8:], math.Float64bits(v.Orientation.X))
 			binary.LittleEndian.PutUint64(qOrientation[16:], math.Float64bits(v.Orientation.Y))
 			binary.LittleEndian.PutUint64(qOrientation[24:], math.Float64bits(v.Orientation.Z))
 			binary.LittleEndian.PutUint64(qOrientation[32:], math.Float64bits(v.Orientation.W))
-			qOrientation[4] |= 0x0f // presence
+			qOrientation[4] = 0x0f // presence
 			binary.LittleEndian.PutUint64(qAngularVelocity[8:], math.Float64bits(v.AngularVelocity.X))
 			binary.LittleEndian.PutUint64(qAngularVelocity[16:], math.Float64bits(v.AngularVelocity.Y))
 			binary.LittleEndian.PutUint64(qAngularVelocity[24:], math.Float64bits(v.AngularVelocity.Z))
-			qAngularVelocity[4] |= 0x07 // presence
+			qAngularVelocity[4] = 0x07 // presence
 			binary.LittleEndian.PutUint64(qLinearAcceleration[8:], math.Float64bits(v.LinearAcceleration.X))
 			binary.LittleEndian.PutUint64(qLinearAcceleration[16:], math.Float64bits(v.LinearAcceleration.Y))
 			binary.LittleEndian.PutUint64(qLinearAcceleration[24:], math.Float64bits(v.LinearAcceleration.Z))
-			qLinearAcceleration[4] |= 0x07 // presence
+			qLinearAcceleration[4] = 0x07 // presence
 			return
 		}
 	}
@@ -2159,14 +2159,14 @@ func (x Image) Assign(v *ImageFields) {
 			binary.LittleEndian.PutUint32(p[12:], v.Width)
 			binary.LittleEndian.PutUint32(p[20:], v.IsBigendian)
 			binary.LittleEndian.PutUint32(p[24:], v.Step)
-			p[4] |= 0x0f // presence
+			p[4] = 0x0f // presence
 			binary.LittleEndian.PutUint32(qHeader[12:], sHeaderFrameId.Off)
 			binary.LittleEndian.PutUint32(qHeader[16:], wHeaderStamp) // HeaderStamp present: its table
 			binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
-			qHeader[4] |= 0x01 // presence
+			qHeader[4] = 0x01 // presence
 			binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
 			binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
-			qHeaderStamp[4] |= 0x03 // presence
+			qHeaderStamp[4] = 0x03 // presence
 			return
 		}
 	}
@@ -3055,7 +3055,7 @@ func (x PointField) Assign(v *PointFieldFields) {
 			binary.LittleEndian.PutUint32(p[12:], v.Offset)
 			binary.LittleEndian.PutUint32(p[16:], v.Datatype)
 			binary.LittleEndian.PutUint32(p[20:], v.Count)
-			p[4] |= 0x07 // presence
+			p[4] = 0x07 // presence
 			return
 		}
 	}
@@ -5291,14 +5291,14 @@ func (x LaserScan) Assign(v *LaserScanFields) {
 			binary.LittleEndian.PutUint32(p[24:], math.Float32bits(v.ScanTime))
 			binary.LittleEndian.PutUint32(p[28:], math.Float32bits(v.RangeMin))
 			binary.LittleEndian.PutUint32(p[32:], math.Float32bits(v.RangeMax))
-			p[4] |= 0x7f // presence
+			p[4] = 0x7f // presence
 			binary.LittleEndian.PutUint32(qHeader[12:], sHeaderFrameId.Off)
 			binary.LittleEndian.PutUint32(qHeader[16:], wHeaderStamp) // HeaderStamp present: its table
 			binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
-			qHeader[4] |= 0x01 // presence
+			qHeader[4] = 0x01 // presence
 			binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
 			binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
-			qHeaderStamp[4] |= 0x03 // presence
+			qHeaderStamp[4] = 0x03 // presence
 			return
 		}
 	}

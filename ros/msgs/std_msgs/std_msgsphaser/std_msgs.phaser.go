@@ -687,10 +687,10 @@ func (x Header) Assign(v *HeaderFields) {
 			binary.LittleEndian.PutUint32(p[12:], sFrameId.Off)
 			binary.LittleEndian.PutUint32(p[16:], wStamp) // Stamp present: its table
 			binary.LittleEndian.PutUint32(p[8:], v.Seq)
-			p[4] |= 0x01 // presence
+			p[4] = 0x01 // presence
 			binary.LittleEndian.PutUint64(qStamp[8:], uint64(v.Stamp.Seconds))
 			binary.LittleEndian.PutUint32(qStamp[16:], uint32(v.Stamp.Nanos))
-			qStamp[4] |= 0x03 // presence
+			qStamp[4] = 0x03 // presence
 			return
 		}
 	}
