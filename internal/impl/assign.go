@@ -225,7 +225,6 @@ func (Assigner) PutShort(w *[24]byte, z uint64, str string) {
 	*(*[8]byte)(unsafe.Add(b, n-4)) = *(*[8]byte)(unsafe.Add(s, n-8))
 }
 
-
 // putAny is Put of a string shorter than 8 bytes or longer than 16, out
 // of line: a copy.
 //
