@@ -375,6 +375,8 @@ func (p *Payload) setBytesAside(o uint32, s []byte) bool {
 // is one the buffer has not freed, in a buffer that has not failed (both
 // zero the entry), of format 3 (keepBlocks, BeginReuse).
 func (p *Payload) overwriteAside(o uint32, s []byte) bool {
+	// (reuseIndex, written out: its two results cost 3 instructions a
+	// string.)
 	i := uint(p.rnext) & (maxReuse - 1)
 	if p.reuseSlot[i] != o || i >= uint(p.nreuse) {
 		j := p.findReuse(o)
@@ -392,7 +394,7 @@ func (p *Payload) overwriteAside(o uint32, s []byte) bool {
 		return false
 	}
 	blk, length := uint64(p.reuseBlock[i]), uint64(p.reuseLen[i])
-	p.reuseSlot[i], p.reuseBlock[i] = 0, 0
+	p.reuseSlot[i], p.reuseBlock[i] = 0, 0 // (took, written out: 3 instructions a string)
 	p.nlive--
 	p.rnext = uint8(i + 1)
 	if blk == 0 || blk+length > uint64(len(mem)) {
@@ -430,8 +432,7 @@ func (p *Payload) overwriteAside(o uint32, s []byte) bool {
 // back or not), and false if there is none: takeReuse's look-up, which
 // looks at the entry after the one taken last first.
 func (p *Payload) reuseIndex(slot uint32) (uint, bool) {
-	i := uint(p.rnext) & (maxReuse - 1)
-	if p.reuseSlot[i] == slot && i < uint(p.nreuse) {
+	if i, ok := p.nextAside(slot); ok {
 		return i, true
 	}
 	j := p.findReuse(slot)
@@ -450,16 +451,13 @@ func (p *Payload) appendAside(o uint32, v []byte, size int) bool {
 		return false
 	}
 	// takeReuse, in line (its call cost Build/imu ~15 instructions a
-	// vector). (overwriteAside's look-up is written out: reuseIndex's two
-	// results cost it 3 instructions a string.)
+	// vector).
 	i, ok := p.reuseIndex(o)
 	if !ok || p.reuseKind[i] != entryVector {
 		return false
 	}
 	s, length := uint64(p.reuseBlock[i]), uint64(p.reuseLen[i])
-	p.reuseSlot[i], p.reuseBlock[i] = 0, 0
-	p.nlive--
-	p.rnext = uint8(i + 1)
+	p.took(i)
 	if s == 0 || s+length > uint64(len(mem)) {
 		return false // none (freed by an allocation)
 	}

@@ -785,8 +785,26 @@ func (m Msg) SetString(f Field, s string) {
 			return
 		}
 	}
-	if m.p.nlive != 0 && m.p.setStringAside(o, s) { // after a Clear (reuse.go)
-		return
+	if p := m.p; p.nlive != 0 { // after a Clear (reuse.go)
+		// setStringAside's common case, in line: the block set aside from
+		// this (empty) slot is the entry after the one taken last, and s,
+		// of 8 to 16 bytes, fits it as overwriteAside writes it
+		// (Assigner.ShortAt and PutShort write the same bytes).
+		mem, so := p.mem, uint64(o)
+		if i, ok := p.nextAside(o); ok && p.reuseKind[i] == entryString && so+4 <= uint64(len(mem)) && le.Uint32(mem[so:so+4:so+4]) == 0 {
+			blk, length, n := p.reuseBlock[i], p.reuseLen[i], uint64(len(s))
+			if blk != 0 && uint64(blk)+uint64(length) <= uint64(len(mem)) && (n+4+7)&^7 <= uint64(length) {
+				if w, z := (Assigner{p}).ShortAt(KeptBlock{blk, length}, len(s)); w != nil {
+					p.took(i)
+					Assigner{}.PutShort(w, z, s)
+					le.PutUint32(mem[so:so+4:so+4], blk)
+					return
+				}
+			}
+		}
+		if p.setStringAside(o, s) {
+			return
+		}
 	}
 	if m.p.buf.RefillString(o, s) { // in place: the memory is unchanged, no sync
 		return

@@ -277,10 +277,27 @@ func (p *Payload) takeReuse(slot, kind uint32) uint32 {
 	if p.reuseKind[i] != kind {
 		return 0 // (a slot of a block freed and reused: it stays set aside)
 	}
-	p.reuseSlot[i], p.reuseBlock[i] = 0, 0
+	p.reuseSlot[i], p.reuseBlock[i] = 0, 0 // (took, written out, as is the look-up: reuseIndex's two results cost a few instructions)
 	p.nlive--
 	p.rnext = uint8(i + 1)
 	return s
+}
+
+// nextAside returns the entry after the one taken back last and whether
+// it is the one set aside from slot: the common case of a take-back, since
+// the setters that fill a cleared message take its blocks back in the
+// order the Clear set them aside.
+func (p *Payload) nextAside(slot uint32) (uint, bool) {
+	i := uint(p.rnext) & (maxReuse - 1)
+	return i, p.reuseSlot[i] == slot && i < uint(p.nreuse)
+}
+
+// took forgets entry i, taken back.
+func (p *Payload) took(i uint) {
+	i &= maxReuse - 1
+	p.reuseSlot[i], p.reuseBlock[i] = 0, 0
+	p.nlive--
+	p.rnext = uint8(i + 1)
 }
 
 // findReuse returns the index of the entry set aside from slot, or -1.
