@@ -1014,7 +1014,11 @@ func (m Msg) MutableMessage(f Field, t *Type) Msg {
 			// The holder's layout made room for the ROS frontend's layout
 			// of the type, whatever the frontend of t.
 			it := t.inlineType()
-			if it == nil || uint64(o)+uint64(it.BinarySize(m.p.version)) > uint64(len(m.p.mem)) {
+			if it == nil {
+				return Msg{p: m.p}
+			}
+			size := it.BinarySize(m.p.version)
+			if uint64(o)+uint64(size) > uint64(len(m.p.mem)) {
 				return Msg{p: m.p}
 			}
 			// The new message is empty. In a payload that trusts what it
@@ -1023,7 +1027,7 @@ func (m Msg) MutableMessage(f Field, t *Type) Msg {
 			// and a vector header or string slot among them would be
 			// followed by the writes to come: its bytes are zeroed.
 			if m.p.trust&it.trust == 0 {
-				clear(m.p.mem[o : o+it.BinarySize(m.p.version)])
+				clear(m.p.mem[o : o+size])
 			}
 			if !m.p.installMetadata(o, it) {
 				return Msg{p: m.p}
