@@ -173,8 +173,9 @@ func NewIn(t *Type, mem []byte, opts []runtime.Options) (Msg, error) {
 func Read(t *Type, data []byte) (Msg, error) { return impl.Read(t, data) }
 
 // ReadInto is Read reusing p (runtime.ReadInto).
-func ReadInto(p *runtime.Payload, t *Type, data []byte) (Msg, error) {
-	return impl.ReadInto((*impl.Payload)(p), t, data)
+func ReadInto(p *runtime.Payload, t *Type, data []byte) (m Msg, err error) {
+	m, err = impl.ReadInto((*impl.Payload)(p), t, data)
+	return
 }
 
 // Open continues writing the payload in mem (runtime.Open).

@@ -136,7 +136,7 @@ func ReadPose(data []byte) (Pose, error) {
 // ReadPoseInto is ReadPose reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadPoseInto(p *runtime.Payload, data []byte) (Pose, error) {
+func ReadPoseInto(p *runtime.Payload, data []byte) (x Pose, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Pose, data)
 	return Pose(m), err
 }
@@ -828,7 +828,7 @@ func ReadRobot(data []byte) (Robot, error) {
 // ReadRobotInto is ReadRobot reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadRobotInto(p *runtime.Payload, data []byte) (Robot, error) {
+func ReadRobotInto(p *runtime.Payload, data []byte) (x Robot, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Robot, data)
 	return Robot(m), err
 }

@@ -137,7 +137,7 @@ func ReadDefaults(data []byte) (Defaults, error) {
 // ReadDefaultsInto is ReadDefaults reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadDefaultsInto(p *runtime.Payload, data []byte) (Defaults, error) {
+func ReadDefaultsInto(p *runtime.Payload, data []byte) (x Defaults, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Defaults, data)
 	return Defaults(m), err
 }

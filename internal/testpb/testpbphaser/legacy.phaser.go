@@ -120,7 +120,7 @@ func ReadLegacy(data []byte) (Legacy, error) {
 // ReadLegacyInto is ReadLegacy reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadLegacyInto(p *runtime.Payload, data []byte) (Legacy, error) {
+func ReadLegacyInto(p *runtime.Payload, data []byte) (x Legacy, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Legacy, data)
 	return Legacy(m), err
 }

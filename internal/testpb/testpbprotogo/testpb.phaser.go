@@ -315,7 +315,7 @@ func ReadScalars(data []byte) (Scalars, error) {
 // ReadScalarsInto is ReadScalars reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadScalarsInto(p *runtime.Payload, data []byte) (Scalars, error) {
+func ReadScalarsInto(p *runtime.Payload, data []byte) (x Scalars, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Scalars, data)
 	return Scalars(m), err
 }
@@ -1872,7 +1872,7 @@ func ReadRepeated(data []byte) (Repeated, error) {
 // ReadRepeatedInto is ReadRepeated reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadRepeatedInto(p *runtime.Payload, data []byte) (Repeated, error) {
+func ReadRepeatedInto(p *runtime.Payload, data []byte) (x Repeated, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Repeated, data)
 	return Repeated(m), err
 }
@@ -4421,7 +4421,7 @@ func ReadInner(data []byte) (Inner, error) {
 // ReadInnerInto is ReadInner reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadInnerInto(p *runtime.Payload, data []byte) (Inner, error) {
+func ReadInnerInto(p *runtime.Payload, data []byte) (x Inner, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Inner, data)
 	return Inner(m), err
 }
@@ -5117,7 +5117,7 @@ func ReadInner_Deep(data []byte) (Inner_Deep, error) {
 // ReadInner_DeepInto is ReadInner_Deep reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadInner_DeepInto(p *runtime.Payload, data []byte) (Inner_Deep, error) {
+func ReadInner_DeepInto(p *runtime.Payload, data []byte) (x Inner_Deep, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Inner_Deep, data)
 	return Inner_Deep(m), err
 }
@@ -5752,7 +5752,7 @@ func ReadEmpty(data []byte) (Empty, error) {
 // ReadEmptyInto is ReadEmpty reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEmptyInto(p *runtime.Payload, data []byte) (Empty, error) {
+func ReadEmptyInto(p *runtime.Payload, data []byte) (x Empty, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Empty, data)
 	return Empty(m), err
 }
@@ -6182,7 +6182,7 @@ func ReadNode(data []byte) (Node, error) {
 // ReadNodeInto is ReadNode reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadNodeInto(p *runtime.Payload, data []byte) (Node, error) {
+func ReadNodeInto(p *runtime.Payload, data []byte) (x Node, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Node, data)
 	return Node(m), err
 }
@@ -6744,7 +6744,7 @@ func ReadStamped(data []byte) (Stamped, error) {
 // ReadStampedInto is ReadStamped reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadStampedInto(p *runtime.Payload, data []byte) (Stamped, error) {
+func ReadStampedInto(p *runtime.Payload, data []byte) (x Stamped, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Stamped, data)
 	return Stamped(m), err
 }
@@ -7988,7 +7988,7 @@ func ReadStamped_Part(data []byte) (Stamped_Part, error) {
 // ReadStamped_PartInto is ReadStamped_Part reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadStamped_PartInto(p *runtime.Payload, data []byte) (Stamped_Part, error) {
+func ReadStamped_PartInto(p *runtime.Payload, data []byte) (x Stamped_Part, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Stamped_Part, data)
 	return Stamped_Part(m), err
 }
@@ -8894,7 +8894,7 @@ func ReadSpan(data []byte) (Span, error) {
 // ReadSpanInto is ReadSpan reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadSpanInto(p *runtime.Payload, data []byte) (Span, error) {
+func ReadSpanInto(p *runtime.Payload, data []byte) (x Span, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Span, data)
 	return Span(m), err
 }
@@ -9609,7 +9609,7 @@ func ReadWide(data []byte) (Wide, error) {
 // ReadWideInto is ReadWide reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadWideInto(p *runtime.Payload, data []byte) (Wide, error) {
+func ReadWideInto(p *runtime.Payload, data []byte) (x Wide, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Wide, data)
 	return Wide(m), err
 }
@@ -12511,7 +12511,7 @@ func ReadEverything(data []byte) (Everything, error) {
 // ReadEverythingInto is ReadEverything reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEverythingInto(p *runtime.Payload, data []byte) (Everything, error) {
+func ReadEverythingInto(p *runtime.Payload, data []byte) (x Everything, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Everything, data)
 	return Everything(m), err
 }
@@ -15701,7 +15701,7 @@ func ReadEverything_CountsEntry(data []byte) (Everything_CountsEntry, error) {
 // ReadEverything_CountsEntryInto is ReadEverything_CountsEntry reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEverything_CountsEntryInto(p *runtime.Payload, data []byte) (Everything_CountsEntry, error) {
+func ReadEverything_CountsEntryInto(p *runtime.Payload, data []byte) (x Everything_CountsEntry, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Everything_CountsEntry, data)
 	return Everything_CountsEntry(m), err
 }
@@ -16430,7 +16430,7 @@ func ReadEverything_ByIdEntry(data []byte) (Everything_ByIdEntry, error) {
 // ReadEverything_ByIdEntryInto is ReadEverything_ByIdEntry reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEverything_ByIdEntryInto(p *runtime.Payload, data []byte) (Everything_ByIdEntry, error) {
+func ReadEverything_ByIdEntryInto(p *runtime.Payload, data []byte) (x Everything_ByIdEntry, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Everything_ByIdEntry, data)
 	return Everything_ByIdEntry(m), err
 }
@@ -17135,7 +17135,7 @@ func ReadEverything_RemoteByNumEntry(data []byte) (Everything_RemoteByNumEntry, 
 // ReadEverything_RemoteByNumEntryInto is ReadEverything_RemoteByNumEntry reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEverything_RemoteByNumEntryInto(p *runtime.Payload, data []byte) (Everything_RemoteByNumEntry, error) {
+func ReadEverything_RemoteByNumEntryInto(p *runtime.Payload, data []byte) (x Everything_RemoteByNumEntry, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Everything_RemoteByNumEntry, data)
 	return Everything_RemoteByNumEntry(m), err
 }
@@ -17855,7 +17855,7 @@ func ReadEverything_LabelsByKeyEntry(data []byte) (Everything_LabelsByKeyEntry, 
 // ReadEverything_LabelsByKeyEntryInto is ReadEverything_LabelsByKeyEntry reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEverything_LabelsByKeyEntryInto(p *runtime.Payload, data []byte) (Everything_LabelsByKeyEntry, error) {
+func ReadEverything_LabelsByKeyEntryInto(p *runtime.Payload, data []byte) (x Everything_LabelsByKeyEntry, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Everything_LabelsByKeyEntry, data)
 	return Everything_LabelsByKeyEntry(m), err
 }

@@ -297,8 +297,9 @@ func required(msgs []*protogen.Message) []string {
 	for _, m := range msgs {
 		name := m.GoIdent.GoName
 		// Bytes, what a sender calls after every build: the payload's
-		// Bytes is then its one call.
-		req = append(req, name+".Bytes")
+		// Bytes is then its one call. ReadXInto, what a reader calls on
+		// every payload: the engine's ReadInto is then its one call.
+		req = append(req, name+".Bytes", "Read"+name+"Into")
 		hasView := false
 		for _, f := range m.Fields {
 			n := f.GoName
@@ -337,6 +338,8 @@ func checkInlined(t *testing.T, src string, in inlining, req []string) {
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
 			methods[recvName(fd)+"."+fd.Name.Name] = fd
+		} else if ok {
+			methods[fd.Name.Name] = fd
 		}
 	}
 	// The forwarders of the accessors of other packages' message types
@@ -370,7 +373,7 @@ func checkInlined(t *testing.T, src string, in inlining, req []string) {
 			if strings.HasSuffix(r, ".func1") {
 				continue // the iterator All returns
 			}
-			t.Errorf("%s: no such method in %s", r, filepath.Base(src))
+			t.Errorf("%s: no such function in %s", r, filepath.Base(src))
 			continue
 		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {

@@ -113,7 +113,9 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// Read", name, "Into is Read", name, " reusing p, so that a reader of many payloads")
 	g.P("// allocates nothing per payload; handles from p's previous read become")
 	g.P("// invalid.")
-	g.P("func Read", name, "Into(p *", g.rt("Payload"), ", data []byte) (", name, ", error) {")
+	// The named results keep the function within the inliner's budget, so
+	// that a reader's call of ReadXInto is a call of the engine's ReadInto.
+	g.P("func Read", name, "Into(p *", g.rt("Payload"), ", data []byte) (x ", name, ", err error) {")
 	g.P("m, err := ", g.door("ReadInto"), "(p, ", tv, ", data)")
 	g.P("return ", name, "(m), err")
 	g.P("}")

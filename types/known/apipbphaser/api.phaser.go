@@ -124,7 +124,7 @@ func ReadApi(data []byte) (Api, error) {
 // ReadApiInto is ReadApi reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadApiInto(p *runtime.Payload, data []byte) (Api, error) {
+func ReadApiInto(p *runtime.Payload, data []byte) (x Api, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Api, data)
 	return Api(m), err
 }
@@ -1384,7 +1384,7 @@ func ReadMethod(data []byte) (Method, error) {
 // ReadMethodInto is ReadMethod reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadMethodInto(p *runtime.Payload, data []byte) (Method, error) {
+func ReadMethodInto(p *runtime.Payload, data []byte) (x Method, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Method, data)
 	return Method(m), err
 }
@@ -2637,7 +2637,7 @@ func ReadMixin(data []byte) (Mixin, error) {
 // ReadMixinInto is ReadMixin reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadMixinInto(p *runtime.Payload, data []byte) (Mixin, error) {
+func ReadMixinInto(p *runtime.Payload, data []byte) (x Mixin, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Mixin, data)
 	return Mixin(m), err
 }

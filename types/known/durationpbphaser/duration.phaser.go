@@ -127,7 +127,7 @@ func ReadDuration(data []byte) (Duration, error) {
 // ReadDurationInto is ReadDuration reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadDurationInto(p *runtime.Payload, data []byte) (Duration, error) {
+func ReadDurationInto(p *runtime.Payload, data []byte) (x Duration, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Duration, data)
 	return Duration(m), err
 }

@@ -73,7 +73,7 @@ func ReadEmpty(data []byte) (Empty, error) {
 // ReadEmptyInto is ReadEmpty reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEmptyInto(p *runtime.Payload, data []byte) (Empty, error) {
+func ReadEmptyInto(p *runtime.Payload, data []byte) (x Empty, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Empty, data)
 	return Empty(m), err
 }

@@ -266,7 +266,7 @@ func ReadFieldMask(data []byte) (FieldMask, error) {
 // ReadFieldMaskInto is ReadFieldMask reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadFieldMaskInto(p *runtime.Payload, data []byte) (FieldMask, error) {
+func ReadFieldMaskInto(p *runtime.Payload, data []byte) (x FieldMask, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_FieldMask, data)
 	return FieldMask(m), err
 }

@@ -70,7 +70,7 @@ func ReadSourceContext(data []byte) (SourceContext, error) {
 // ReadSourceContextInto is ReadSourceContext reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadSourceContextInto(p *runtime.Payload, data []byte) (SourceContext, error) {
+func ReadSourceContextInto(p *runtime.Payload, data []byte) (x SourceContext, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_SourceContext, data)
 	return SourceContext(m), err
 }

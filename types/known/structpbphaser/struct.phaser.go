@@ -109,7 +109,7 @@ func ReadStruct(data []byte) (Struct, error) {
 // ReadStructInto is ReadStruct reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadStructInto(p *runtime.Payload, data []byte) (Struct, error) {
+func ReadStructInto(p *runtime.Payload, data []byte) (x Struct, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Struct, data)
 	return Struct(m), err
 }
@@ -503,7 +503,7 @@ func ReadStruct_FieldsEntry(data []byte) (Struct_FieldsEntry, error) {
 // ReadStruct_FieldsEntryInto is ReadStruct_FieldsEntry reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadStruct_FieldsEntryInto(p *runtime.Payload, data []byte) (Struct_FieldsEntry, error) {
+func ReadStruct_FieldsEntryInto(p *runtime.Payload, data []byte) (x Struct_FieldsEntry, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Struct_FieldsEntry, data)
 	return Struct_FieldsEntry(m), err
 }
@@ -1093,7 +1093,7 @@ func ReadValue(data []byte) (Value, error) {
 // ReadValueInto is ReadValue reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadValueInto(p *runtime.Payload, data []byte) (Value, error) {
+func ReadValueInto(p *runtime.Payload, data []byte) (x Value, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Value, data)
 	return Value(m), err
 }
@@ -1794,7 +1794,7 @@ func ReadListValue(data []byte) (ListValue, error) {
 // ReadListValueInto is ReadListValue reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadListValueInto(p *runtime.Payload, data []byte) (ListValue, error) {
+func ReadListValueInto(p *runtime.Payload, data []byte) (x ListValue, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_ListValue, data)
 	return ListValue(m), err
 }

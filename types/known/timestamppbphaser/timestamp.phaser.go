@@ -158,7 +158,7 @@ func ReadTimestamp(data []byte) (Timestamp, error) {
 // ReadTimestampInto is ReadTimestamp reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadTimestampInto(p *runtime.Payload, data []byte) (Timestamp, error) {
+func ReadTimestampInto(p *runtime.Payload, data []byte) (x Timestamp, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Timestamp, data)
 	return Timestamp(m), err
 }

@@ -279,7 +279,7 @@ func ReadType(data []byte) (Type, error) {
 // ReadTypeInto is ReadType reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadTypeInto(p *runtime.Payload, data []byte) (Type, error) {
+func ReadTypeInto(p *runtime.Payload, data []byte) (x Type, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Type, data)
 	return Type(m), err
 }
@@ -1382,7 +1382,7 @@ func ReadField(data []byte) (Field, error) {
 // ReadFieldInto is ReadField reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadFieldInto(p *runtime.Payload, data []byte) (Field, error) {
+func ReadFieldInto(p *runtime.Payload, data []byte) (x Field, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Field, data)
 	return Field(m), err
 }
@@ -2644,7 +2644,7 @@ func ReadEnum(data []byte) (Enum, error) {
 // ReadEnumInto is ReadEnum reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEnumInto(p *runtime.Payload, data []byte) (Enum, error) {
+func ReadEnumInto(p *runtime.Payload, data []byte) (x Enum, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Enum, data)
 	return Enum(m), err
 }
@@ -3668,7 +3668,7 @@ func ReadEnumValue(data []byte) (EnumValue, error) {
 // ReadEnumValueInto is ReadEnumValue reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEnumValueInto(p *runtime.Payload, data []byte) (EnumValue, error) {
+func ReadEnumValueInto(p *runtime.Payload, data []byte) (x EnumValue, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_EnumValue, data)
 	return EnumValue(m), err
 }
@@ -4427,7 +4427,7 @@ func ReadOption(data []byte) (Option, error) {
 // ReadOptionInto is ReadOption reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadOptionInto(p *runtime.Payload, data []byte) (Option, error) {
+func ReadOptionInto(p *runtime.Payload, data []byte) (x Option, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Option, data)
 	return Option(m), err
 }

@@ -78,7 +78,7 @@ func ReadDoubleValue(data []byte) (DoubleValue, error) {
 // ReadDoubleValueInto is ReadDoubleValue reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadDoubleValueInto(p *runtime.Payload, data []byte) (DoubleValue, error) {
+func ReadDoubleValueInto(p *runtime.Payload, data []byte) (x DoubleValue, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_DoubleValue, data)
 	return DoubleValue(m), err
 }
@@ -666,7 +666,7 @@ func ReadFloatValue(data []byte) (FloatValue, error) {
 // ReadFloatValueInto is ReadFloatValue reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadFloatValueInto(p *runtime.Payload, data []byte) (FloatValue, error) {
+func ReadFloatValueInto(p *runtime.Payload, data []byte) (x FloatValue, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_FloatValue, data)
 	return FloatValue(m), err
 }
@@ -1254,7 +1254,7 @@ func ReadInt64Value(data []byte) (Int64Value, error) {
 // ReadInt64ValueInto is ReadInt64Value reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadInt64ValueInto(p *runtime.Payload, data []byte) (Int64Value, error) {
+func ReadInt64ValueInto(p *runtime.Payload, data []byte) (x Int64Value, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Int64Value, data)
 	return Int64Value(m), err
 }
@@ -1843,7 +1843,7 @@ func ReadUInt64Value(data []byte) (UInt64Value, error) {
 // ReadUInt64ValueInto is ReadUInt64Value reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadUInt64ValueInto(p *runtime.Payload, data []byte) (UInt64Value, error) {
+func ReadUInt64ValueInto(p *runtime.Payload, data []byte) (x UInt64Value, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_UInt64Value, data)
 	return UInt64Value(m), err
 }
@@ -2432,7 +2432,7 @@ func ReadInt32Value(data []byte) (Int32Value, error) {
 // ReadInt32ValueInto is ReadInt32Value reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadInt32ValueInto(p *runtime.Payload, data []byte) (Int32Value, error) {
+func ReadInt32ValueInto(p *runtime.Payload, data []byte) (x Int32Value, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Int32Value, data)
 	return Int32Value(m), err
 }
@@ -3021,7 +3021,7 @@ func ReadUInt32Value(data []byte) (UInt32Value, error) {
 // ReadUInt32ValueInto is ReadUInt32Value reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadUInt32ValueInto(p *runtime.Payload, data []byte) (UInt32Value, error) {
+func ReadUInt32ValueInto(p *runtime.Payload, data []byte) (x UInt32Value, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_UInt32Value, data)
 	return UInt32Value(m), err
 }
@@ -3610,7 +3610,7 @@ func ReadBoolValue(data []byte) (BoolValue, error) {
 // ReadBoolValueInto is ReadBoolValue reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadBoolValueInto(p *runtime.Payload, data []byte) (BoolValue, error) {
+func ReadBoolValueInto(p *runtime.Payload, data []byte) (x BoolValue, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_BoolValue, data)
 	return BoolValue(m), err
 }
@@ -4196,7 +4196,7 @@ func ReadStringValue(data []byte) (StringValue, error) {
 // ReadStringValueInto is ReadStringValue reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadStringValueInto(p *runtime.Payload, data []byte) (StringValue, error) {
+func ReadStringValueInto(p *runtime.Payload, data []byte) (x StringValue, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_StringValue, data)
 	return StringValue(m), err
 }
@@ -4792,7 +4792,7 @@ func ReadBytesValue(data []byte) (BytesValue, error) {
 // ReadBytesValueInto is ReadBytesValue reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadBytesValueInto(p *runtime.Payload, data []byte) (BytesValue, error) {
+func ReadBytesValueInto(p *runtime.Payload, data []byte) (x BytesValue, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_BytesValue, data)
 	return BytesValue(m), err
 }

@@ -134,7 +134,7 @@ func ReadSmallStruct(data []byte) (SmallStruct, error) {
 // ReadSmallStructInto is ReadSmallStruct reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadSmallStructInto(p *runtime.Payload, data []byte) (SmallStruct, error) {
+func ReadSmallStructInto(p *runtime.Payload, data []byte) (x SmallStruct, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_SmallStruct, data)
 	return SmallStruct(m), err
 }
@@ -1107,7 +1107,7 @@ func ReadHeader(data []byte) (Header, error) {
 // ReadHeaderInto is ReadHeader reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadHeaderInto(p *runtime.Payload, data []byte) (Header, error) {
+func ReadHeaderInto(p *runtime.Payload, data []byte) (x Header, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Header, data)
 	return Header(m), err
 }
@@ -1916,7 +1916,7 @@ func ReadQuaternion(data []byte) (Quaternion, error) {
 // ReadQuaternionInto is ReadQuaternion reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadQuaternionInto(p *runtime.Payload, data []byte) (Quaternion, error) {
+func ReadQuaternionInto(p *runtime.Payload, data []byte) (x Quaternion, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Quaternion, data)
 	return Quaternion(m), err
 }
@@ -2676,7 +2676,7 @@ func ReadVector3(data []byte) (Vector3, error) {
 // ReadVector3Into is ReadVector3 reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadVector3Into(p *runtime.Payload, data []byte) (Vector3, error) {
+func ReadVector3Into(p *runtime.Payload, data []byte) (x Vector3, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Vector3, data)
 	return Vector3(m), err
 }
@@ -3366,7 +3366,7 @@ func ReadImu(data []byte) (Imu, error) {
 // ReadImuInto is ReadImu reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadImuInto(p *runtime.Payload, data []byte) (Imu, error) {
+func ReadImuInto(p *runtime.Payload, data []byte) (x Imu, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Imu, data)
 	return Imu(m), err
 }
@@ -4599,7 +4599,7 @@ func ReadPointField(data []byte) (PointField, error) {
 // ReadPointFieldInto is ReadPointField reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadPointFieldInto(p *runtime.Payload, data []byte) (PointField, error) {
+func ReadPointFieldInto(p *runtime.Payload, data []byte) (x PointField, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_PointField, data)
 	return PointField(m), err
 }
@@ -5417,7 +5417,7 @@ func ReadPoint(data []byte) (Point, error) {
 // ReadPointInto is ReadPoint reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadPointInto(p *runtime.Payload, data []byte) (Point, error) {
+func ReadPointInto(p *runtime.Payload, data []byte) (x Point, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Point, data)
 	return Point(m), err
 }
@@ -6156,7 +6156,7 @@ func ReadCloud(data []byte) (Cloud, error) {
 // ReadCloudInto is ReadCloud reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadCloudInto(p *runtime.Payload, data []byte) (Cloud, error) {
+func ReadCloudInto(p *runtime.Payload, data []byte) (x Cloud, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Cloud, data)
 	return Cloud(m), err
 }
@@ -7405,7 +7405,7 @@ func ReadImage(data []byte) (Image, error) {
 // ReadImageInto is ReadImage reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadImageInto(p *runtime.Payload, data []byte) (Image, error) {
+func ReadImageInto(p *runtime.Payload, data []byte) (x Image, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Image, data)
 	return Image(m), err
 }

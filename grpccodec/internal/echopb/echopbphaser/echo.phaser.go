@@ -111,7 +111,7 @@ func ReadPoint(data []byte) (Point, error) {
 // ReadPointInto is ReadPoint reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadPointInto(p *runtime.Payload, data []byte) (Point, error) {
+func ReadPointInto(p *runtime.Payload, data []byte) (x Point, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Point, data)
 	return Point(m), err
 }
@@ -733,7 +733,7 @@ func ReadEchoRequest(data []byte) (EchoRequest, error) {
 // ReadEchoRequestInto is ReadEchoRequest reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEchoRequestInto(p *runtime.Payload, data []byte) (EchoRequest, error) {
+func ReadEchoRequestInto(p *runtime.Payload, data []byte) (x EchoRequest, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_EchoRequest, data)
 	return EchoRequest(m), err
 }
@@ -1976,7 +1976,7 @@ func ReadEchoRequest_CountsEntry(data []byte) (EchoRequest_CountsEntry, error) {
 // ReadEchoRequest_CountsEntryInto is ReadEchoRequest_CountsEntry reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEchoRequest_CountsEntryInto(p *runtime.Payload, data []byte) (EchoRequest_CountsEntry, error) {
+func ReadEchoRequest_CountsEntryInto(p *runtime.Payload, data []byte) (x EchoRequest_CountsEntry, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_EchoRequest_CountsEntry, data)
 	return EchoRequest_CountsEntry(m), err
 }
@@ -2705,7 +2705,7 @@ func ReadEchoReply(data []byte) (EchoReply, error) {
 // ReadEchoReplyInto is ReadEchoReply reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEchoReplyInto(p *runtime.Payload, data []byte) (EchoReply, error) {
+func ReadEchoReplyInto(p *runtime.Payload, data []byte) (x EchoReply, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_EchoReply, data)
 	return EchoReply(m), err
 }

@@ -96,7 +96,7 @@ func ReadRemote(data []byte) (Remote, error) {
 // ReadRemoteInto is ReadRemote reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadRemoteInto(p *runtime.Payload, data []byte) (Remote, error) {
+func ReadRemoteInto(p *runtime.Payload, data []byte) (x Remote, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Remote, data)
 	return Remote(m), err
 }
@@ -980,7 +980,7 @@ func ReadRemote_Part(data []byte) (Remote_Part, error) {
 // ReadRemote_PartInto is ReadRemote_Part reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadRemote_PartInto(p *runtime.Payload, data []byte) (Remote_Part, error) {
+func ReadRemote_PartInto(p *runtime.Payload, data []byte) (x Remote_Part, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Remote_Part, data)
 	return Remote_Part(m), err
 }

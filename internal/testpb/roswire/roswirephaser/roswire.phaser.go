@@ -228,7 +228,7 @@ func ReadScalars(data []byte) (Scalars, error) {
 // ReadScalarsInto is ReadScalars reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadScalarsInto(p *runtime.Payload, data []byte) (Scalars, error) {
+func ReadScalarsInto(p *runtime.Payload, data []byte) (x Scalars, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Scalars, data)
 	return Scalars(m), err
 }
@@ -1718,7 +1718,7 @@ func ReadConverted(data []byte) (Converted, error) {
 // ReadConvertedInto is ReadConverted reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadConvertedInto(p *runtime.Payload, data []byte) (Converted, error) {
+func ReadConvertedInto(p *runtime.Payload, data []byte) (x Converted, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Converted, data)
 	return Converted(m), err
 }
@@ -3419,7 +3419,7 @@ func ReadArrays(data []byte) (Arrays, error) {
 // ReadArraysInto is ReadArrays reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadArraysInto(p *runtime.Payload, data []byte) (Arrays, error) {
+func ReadArraysInto(p *runtime.Payload, data []byte) (x Arrays, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Arrays, data)
 	return Arrays(m), err
 }
@@ -5059,7 +5059,7 @@ func ReadPoint(data []byte) (Point, error) {
 // ReadPointInto is ReadPoint reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadPointInto(p *runtime.Payload, data []byte) (Point, error) {
+func ReadPointInto(p *runtime.Payload, data []byte) (x Point, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Point, data)
 	return Point(m), err
 }
@@ -5797,7 +5797,7 @@ func ReadStamped(data []byte) (Stamped, error) {
 // ReadStampedInto is ReadStamped reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadStampedInto(p *runtime.Payload, data []byte) (Stamped, error) {
+func ReadStampedInto(p *runtime.Payload, data []byte) (x Stamped, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Stamped, data)
 	return Stamped(m), err
 }
@@ -6630,7 +6630,7 @@ func ReadNested(data []byte) (Nested, error) {
 // ReadNestedInto is ReadNested reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadNestedInto(p *runtime.Payload, data []byte) (Nested, error) {
+func ReadNestedInto(p *runtime.Payload, data []byte) (x Nested, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Nested, data)
 	return Nested(m), err
 }
@@ -9963,7 +9963,7 @@ func ReadNested_ByNameEntry(data []byte) (Nested_ByNameEntry, error) {
 // ReadNested_ByNameEntryInto is ReadNested_ByNameEntry reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadNested_ByNameEntryInto(p *runtime.Payload, data []byte) (Nested_ByNameEntry, error) {
+func ReadNested_ByNameEntryInto(p *runtime.Payload, data []byte) (x Nested_ByNameEntry, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Nested_ByNameEntry, data)
 	return Nested_ByNameEntry(m), err
 }
@@ -10705,7 +10705,7 @@ func ReadNested_LabelsEntry(data []byte) (Nested_LabelsEntry, error) {
 // ReadNested_LabelsEntryInto is ReadNested_LabelsEntry reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadNested_LabelsEntryInto(p *runtime.Payload, data []byte) (Nested_LabelsEntry, error) {
+func ReadNested_LabelsEntryInto(p *runtime.Payload, data []byte) (x Nested_LabelsEntry, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Nested_LabelsEntry, data)
 	return Nested_LabelsEntry(m), err
 }
@@ -11431,7 +11431,7 @@ func ReadEmpty(data []byte) (Empty, error) {
 // ReadEmptyInto is ReadEmpty reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadEmptyInto(p *runtime.Payload, data []byte) (Empty, error) {
+func ReadEmptyInto(p *runtime.Payload, data []byte) (x Empty, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Empty, data)
 	return Empty(m), err
 }

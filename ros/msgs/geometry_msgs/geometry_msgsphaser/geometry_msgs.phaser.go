@@ -78,7 +78,7 @@ func ReadPoint(data []byte) (Point, error) {
 // ReadPointInto is ReadPoint reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadPointInto(p *runtime.Payload, data []byte) (Point, error) {
+func ReadPointInto(p *runtime.Payload, data []byte) (x Point, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Point, data)
 	return Point(m), err
 }
@@ -770,7 +770,7 @@ func ReadQuaternion(data []byte) (Quaternion, error) {
 // ReadQuaternionInto is ReadQuaternion reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadQuaternionInto(p *runtime.Payload, data []byte) (Quaternion, error) {
+func ReadQuaternionInto(p *runtime.Payload, data []byte) (x Quaternion, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Quaternion, data)
 	return Quaternion(m), err
 }
@@ -1540,7 +1540,7 @@ func ReadPose(data []byte) (Pose, error) {
 // ReadPoseInto is ReadPose reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadPoseInto(p *runtime.Payload, data []byte) (Pose, error) {
+func ReadPoseInto(p *runtime.Payload, data []byte) (x Pose, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Pose, data)
 	return Pose(m), err
 }
@@ -2221,7 +2221,7 @@ func ReadVector3(data []byte) (Vector3, error) {
 // ReadVector3Into is ReadVector3 reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadVector3Into(p *runtime.Payload, data []byte) (Vector3, error) {
+func ReadVector3Into(p *runtime.Payload, data []byte) (x Vector3, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Vector3, data)
 	return Vector3(m), err
 }
@@ -2921,7 +2921,7 @@ func ReadTwist(data []byte) (Twist, error) {
 // ReadTwistInto is ReadTwist reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadTwistInto(p *runtime.Payload, data []byte) (Twist, error) {
+func ReadTwistInto(p *runtime.Payload, data []byte) (x Twist, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Twist, data)
 	return Twist(m), err
 }

@@ -190,7 +190,7 @@ func ReadImu(data []byte) (Imu, error) {
 // ReadImuInto is ReadImu reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadImuInto(p *runtime.Payload, data []byte) (Imu, error) {
+func ReadImuInto(p *runtime.Payload, data []byte) (x Imu, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Imu, data)
 	return Imu(m), err
 }
@@ -1372,7 +1372,7 @@ func ReadImage(data []byte) (Image, error) {
 // ReadImageInto is ReadImage reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadImageInto(p *runtime.Payload, data []byte) (Image, error) {
+func ReadImageInto(p *runtime.Payload, data []byte) (x Image, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Image, data)
 	return Image(m), err
 }
@@ -2445,7 +2445,7 @@ func ReadPointField(data []byte) (PointField, error) {
 // ReadPointFieldInto is ReadPointField reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadPointFieldInto(p *runtime.Payload, data []byte) (PointField, error) {
+func ReadPointFieldInto(p *runtime.Payload, data []byte) (x PointField, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_PointField, data)
 	return PointField(m), err
 }
@@ -3275,7 +3275,7 @@ func ReadPointCloud2(data []byte) (PointCloud2, error) {
 // ReadPointCloud2Into is ReadPointCloud2 reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadPointCloud2Into(p *runtime.Payload, data []byte) (PointCloud2, error) {
+func ReadPointCloud2Into(p *runtime.Payload, data []byte) (x PointCloud2, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_PointCloud2, data)
 	return PointCloud2(m), err
 }
@@ -4398,7 +4398,7 @@ func ReadLaserScan(data []byte) (LaserScan, error) {
 // ReadLaserScanInto is ReadLaserScan reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadLaserScanInto(p *runtime.Payload, data []byte) (LaserScan, error) {
+func ReadLaserScanInto(p *runtime.Payload, data []byte) (x LaserScan, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_LaserScan, data)
 	return LaserScan(m), err
 }
@@ -5615,7 +5615,7 @@ func ReadJointState(data []byte) (JointState, error) {
 // ReadJointStateInto is ReadJointState reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadJointStateInto(p *runtime.Payload, data []byte) (JointState, error) {
+func ReadJointStateInto(p *runtime.Payload, data []byte) (x JointState, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_JointState, data)
 	return JointState(m), err
 }

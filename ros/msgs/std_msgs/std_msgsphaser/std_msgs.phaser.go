@@ -104,7 +104,7 @@ func ReadHeader(data []byte) (Header, error) {
 // ReadHeaderInto is ReadHeader reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadHeaderInto(p *runtime.Payload, data []byte) (Header, error) {
+func ReadHeaderInto(p *runtime.Payload, data []byte) (x Header, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Header, data)
 	return Header(m), err
 }
@@ -896,7 +896,7 @@ func ReadString(data []byte) (String, error) {
 // ReadStringInto is ReadString reusing p, so that a reader of many payloads
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
-func ReadStringInto(p *runtime.Payload, data []byte) (String, error) {
+func ReadStringInto(p *runtime.Payload, data []byte) (x String, err error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_String, data)
 	return String(m), err
 }
