@@ -14,6 +14,15 @@ import (
 // bytes (a subscriber reads every field).
 var Ops = []string{"Build", "Republish", "ReadAll", "ReadOne", "EndToEnd", "ProtoMarshal", "ProtoUnmarshal", "ROSMarshal", "ROSUnmarshal", "Transcode"}
 
+// source returns the bytes of value i that c's readers read: Source's,
+// else Build's.
+func (c *Codec) source(i int) []byte {
+	if c.Source != nil {
+		return c.Source(i)
+	}
+	return c.Build(i)
+}
+
 // Has reports whether c takes part in op.
 func (c *Codec) Has(op string) bool {
 	switch op {
@@ -119,7 +128,7 @@ func ROS(shape string) [][]byte {
 func Payloads(c *Codec, shape string) [][]byte {
 	out := make([][]byte, N(shape))
 	for i := range out {
-		out[i] = bytes.Clone(c.Build(i))
+		out[i] = bytes.Clone(c.source(i))
 	}
 	return out
 }
@@ -191,8 +200,8 @@ func checkOne(op, shape string, c *Codec, i int) error {
 	case "ReadAll", "ReadOne":
 		// A fresh build of a different value in between: the readers must
 		// only depend on the received bytes.
-		data := bytes.Clone(c.Build(i))
-		c.Build((i + 1) % n)
+		data := bytes.Clone(c.source(i))
+		c.source((i + 1) % n)
 		if op == "ReadAll" {
 			if got, want := c.ReadAll(data), UseAll(Value(shape, i)); got != want {
 				return fmt.Errorf("value %d: read-all sum %d, want %d", i, got, want)

@@ -24,6 +24,10 @@ type Codec struct {
 	// what they read.
 	ReadAll func(data []byte) uint64
 	ReadOne func(data []byte) uint64
+	// Source, for a reader that builds nothing itself (read-floor),
+	// returns the bytes of value i that its ReadAll and ReadOne read, as
+	// Build does for every other library.
+	Source func(i int) []byte
 
 	// ProtoMarshal writes value i, held in the library's own in-memory
 	// form (a payload, a Go struct), as protobuf wire bytes into a reused
@@ -67,8 +71,11 @@ type Codec struct {
 //   - build-floor is a hand-written straight-line Clear and fill of
 //     phaser's payload (buildfloor.go, small only), the floor of phaser's
 //     build after Clear.
+//   - read-floor is a hand-written straight-line read of phaser's payloads
+//     with the checks phaser's reads make and no Payload (readfloor.go,
+//     small and header), the floor of phaser's read-one and read-all.
 var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "phaser-refill", "phaser-assign", "phaser-ros-assign", "protobuf", "vtproto", "flatbuffers", "flatbuffers-safe",
-	"capnp", "goroslib", "ros1-floor", "build-floor", "protobuf+goroslib", "vtproto+goroslib"}
+	"capnp", "goroslib", "ros1-floor", "build-floor", "read-floor", "protobuf+goroslib", "vtproto+goroslib"}
 
 // The operations each kind of codec takes part in (EndToEnd: every codec
 // with Build and ReadAll), declared so that listing them builds no codec
@@ -81,6 +88,7 @@ const (
 	opsProtobuf   = "Build Republish ReadAll ReadOne ProtoMarshal ProtoUnmarshal"
 	opsInPlace    = "Build Republish ReadAll ReadOne"
 	opsRead       = "Build ReadAll ReadOne"
+	opsReadOnly   = "ReadAll ReadOne"
 	opsROS        = "Build Republish ReadAll ReadOne ROSMarshal ROSUnmarshal"
 	opsROSWrite   = "Build Republish ROSMarshal"
 	opsROSMarshal = "ROSMarshal"

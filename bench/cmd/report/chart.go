@@ -18,6 +18,7 @@ var libColor = map[string]string{
 	"flatbuffers-safe":  "#98df8a",
 	"ros1-floor":        "#000000",
 	"build-floor":       "#404040",
+	"read-floor":        "#808080",
 	"protobuf":          "#1f77b4",
 	"vtproto":           "#17becf",
 	"flatbuffers":       "#2ca02c",
