@@ -117,14 +117,15 @@ func floorStr(p []byte, slot uint32) ([]byte, bool) {
 	if slot == 0 {
 		return nil, true
 	}
-	if uint64(slot)+4 > uint64(len(p)) {
+	o := uint64(slot)
+	if o+4 > uint64(len(p)) {
 		return nil, false
 	}
-	end := uint64(slot) + 4 + uint64(le.Uint32(p[slot:]))
+	end := o + 4 + uint64(le.Uint32(p[o:o+4:o+4]))
 	if end > uint64(len(p)) {
 		return nil, false
 	}
-	return p[slot+4 : end], true
+	return p[o+4 : end : end], true // (a constant capacity: no pointer mask)
 }
 
 // on32 and on64 are all ones if presence bit id is set in pres, else 0.
