@@ -25,10 +25,10 @@ import "bytes"
 // index, the write state a reused Payload drops), the format 2 payloads
 // and foreign tables phaser reads through the table, and the errors that
 // say why a payload was refused: any payload off the straight line reads
-// as 0 here. TestReadFloor checks that it reads what phaser reads from
-// the bench's payloads, and 0 from cut or corrupted ones.
-// It reads the payloads phaser builds (Codec.Source): it builds none of
-// its own.
+// as 0 here. It builds no payloads of its own: it reads those phaser's
+// Build writes (Codec.Source). TestReadFloor checks that it reads the
+// values phaser wrote, that cut or corrupted payloads never make it
+// panic, and that a changed table or another root type read as 0.
 
 // readFloor holds what a generated reader would have as constants: each
 // type's compiled table block and the hash of its name, taken from a
@@ -45,6 +45,10 @@ type readFloor struct {
 // {uint64 hash; uint32 table; uint32 0} (docs/format.md, section 6).
 const offControl, controlRoot = 20, 24
 
+// hybridTable is the first word of a hybrid field table (docs/format.md,
+// section 5.1), the kind phaser writes for every message but Any.
+const hybridTable = 0x50484431
+
 func newReadFloor() (*readFloor, error) {
 	f := new(readFloor)
 	var err error
@@ -56,7 +60,7 @@ func newReadFloor() (*readFloor, error) {
 		// dense entry and 8 a sparse one), tables back to back until the
 		// root's messages' first byte, as the format 3 root lays them out.
 		end := tab
-		for end+16 <= uint32(len(p)) && le.Uint32(p[end:]) == 0x50484431 {
+		for end+16 <= uint32(len(p)) && le.Uint32(p[end:]) == hybridTable {
 			end += 16 + 4*le.Uint32(p[end+8:]) + 8*le.Uint32(p[end+12:])
 		}
 		if int(end-tab) != len(block) {
