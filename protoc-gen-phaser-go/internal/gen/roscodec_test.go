@@ -35,6 +35,7 @@ func TestROSCodecInlines(t *testing.T) {
 		// module to build; scripts/test runs it with go test.
 		t.Skip("the bench module is not here to build:", err)
 	}
+	readBuildInputs(t)
 	for _, dir := range []string{"gen/pb/pbphaser", "gen/pb/pbphaserros"} {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			cmd := exec.Command(gobin, "build", "-gcflags=-m", "./"+dir)
