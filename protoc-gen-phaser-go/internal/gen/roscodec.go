@@ -1680,7 +1680,6 @@ func (g *fileGen) rosReadRepeated(b *body, r *rosField, fail string) {
 			b.p("}")
 			b.p("data = data[8:]")
 		default:
-			b.use("ok")
 			if r.sub != "" {
 				b.p("var ok2 bool")
 				b.p("if data, ok2 = phaserROSRead_", r.sub, "(data, e); !ok2 {")
