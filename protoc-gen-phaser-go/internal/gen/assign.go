@@ -183,7 +183,7 @@ func (g *fileGen) assign(m *protogen.Message, lm *layout.Message, name, tv strin
 	g.P("// checks the messages and the blocks once and stores at compile-time")
 	g.P("// offsets.")
 	ext := extentOf(lm)
-	g.P("func (x ", name, ") Assign(v *", g.companionName(m, "Fields"), ") {")
+	g.P("func (x ", name, ") Assign(v *", g.declName(m, declFields), ") {")
 	if len(root.strs) == 0 && len(root.vecs) == 0 && len(root.msgs) == 0 { // scalars only: no block to check
 		g.P("if _, b, ok := ", g.xm(), ".BeginAssign(", tv, ", ", ext, "); ok {")
 		g.P("p := (*[", ext, "]byte)(b)")
@@ -234,7 +234,7 @@ func (g *fileGen) assign(m *protogen.Message, lm *layout.Message, name, tv strin
 	// Out of Assign, so that Assign stays small: its calls of the
 	// Assigner's methods inline, and its frame is the straight line's.
 	g.P("// assignSetters is Assign's general path: Clear, then every field's setter.")
-	g.P("func (x ", name, ") assignSetters(v *", g.companionName(m, "Fields"), ") {")
+	g.P("func (x ", name, ") assignSetters(v *", g.declName(m, declFields), ") {")
 	g.P("x.Clear()")
 	g.assignSetterCalls(root)
 	g.P("}")
@@ -243,7 +243,7 @@ func (g *fileGen) assign(m *protogen.Message, lm *layout.Message, name, tv strin
 
 // assignFields emits the XFields type of the root of an Assign.
 func (g *fileGen) assignFields(n *assignNode, name string) {
-	vt := g.companionName(n.m, "Fields")
+	vt := g.declName(n.m, declFields)
 	g.P("// ", vt, " holds the value of every field of a ", name, ", for Assign.")
 	g.P("type ", vt, " struct {")
 	for _, f := range n.m.Fields {
@@ -259,7 +259,7 @@ func (g *fileGen) assignFields(n *assignNode, name string) {
 			goType = "string"
 		default: // a nested message, by value (a pointer would escape: Assign's v leaks to the setters)
 			pkg := g.phaserPkg(f.Message.Desc.ParentFile())
-			goType = g.companionName(f.Message, "Fields")
+			goType = g.declName(f.Message, declFields)
 			if pkg != g.pkg {
 				goType = g.QualifiedGoIdent(protogen.GoIdent{GoName: goType, GoImportPath: pkg})
 			}

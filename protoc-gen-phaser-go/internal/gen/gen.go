@@ -234,7 +234,10 @@ type fileGen struct {
 	// flatGuards are the guard variables of flat message types of other
 	// files emitted so far (proto_marshal.go's flatGuards).
 	flatGuards map[string]bool
-	err        error // the first error of an emit function
+	// decls are the package-level names of the handles of the files this
+	// one's refer to, by .proto path (names.go).
+	decls map[string]declNames
+	err   error // the first error of an emit function
 }
 
 // generateFile writes the handles of f; the package doc, naming the files

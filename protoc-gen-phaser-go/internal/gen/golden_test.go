@@ -6,9 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -800,16 +804,10 @@ message N { int32 c = 1; }
 // package_suffix and the ROS frontend, and builds the output: the imports
 // name the shipped packages, not the suffixed ones.
 func TestShippedImportsBuild(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build with:", err)
-	}
-	if _, err := os.Stat(filepath.Join(repoRoot, "runtime", "msg.go")); err != nil {
-		// Under Bazel the test sees only its runfiles (the .proto files
-		// and generated handles), not the module's sources to build
-		// with; scripts/test runs it with go test.
-		t.Skip("the module's sources are not here to build:", err)
-	}
+	// Under Bazel the test sees only its runfiles (the .proto files and
+	// generated handles), not the module's sources to build with:
+	// scripts/test runs it with go test.
+	gobin := goForBuild(t)
 	protoDir := t.TempDir()
 	src := `syntax = "proto3";
 package x;
@@ -839,22 +837,250 @@ message Stamped {
 				t.Errorf("%q: the output does not import %s", param, want)
 			}
 		}
-		// Built as a package of this module (an overlay), so that the
-		// shipped packages resolve from the checkout.
-		dir := t.TempDir()
-		file := filepath.Join(dir, "x.phaser.go")
+		if out, err := buildInModule(t, gobin, content); err != nil {
+			t.Errorf("%q: the output does not build: %v\n%s", param, err, out)
+		}
+	}
+}
+
+// buildInModule builds content, a generated file, as a package of this
+// module (an overlay), so that the packages it imports resolve from the
+// checkout. It returns go build's output.
+func buildInModule(t *testing.T, gobin, content string) ([]byte, error) {
+	t.Helper()
+	return buildFiles(t, gobin, map[string]string{"internal/generatedbuild/x.phaser.go": content})
+}
+
+// buildFiles builds the packages of files (by path in this module) as
+// packages of this module, through an overlay.
+func buildFiles(t *testing.T, gobin string, files map[string]string) ([]byte, error) {
+	t.Helper()
+	dir := t.TempDir()
+	replace := map[string]string{}
+	pkgs := map[string]bool{}
+	for name, content := range files {
+		file := filepath.Join(dir, strings.ReplaceAll(name, "/", "_"))
 		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		pkg := filepath.Join(repoRoot, "internal", "shippedimports")
-		overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.Join(pkg, "x.phaser.go"): file}})
-		if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
-			t.Fatal(err)
+		replace[filepath.Join(repoRoot, name)] = file
+		pkgs["./"+path.Dir(name)] = true
+	}
+	overlay, _ := json.Marshal(map[string]any{"Replace": replace})
+	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"build", "-overlay", filepath.Join(dir, "overlay.json")}
+	for p := range pkgs {
+		args = append(args, p)
+	}
+	cmd := exec.Command(gobin, args...)
+	cmd.Dir = repoRoot
+	return cmd.CombinedOutput()
+}
+
+// goForBuild returns the go command, skipping the test where it cannot
+// build generated code (see TestShippedImportsBuild).
+func goForBuild(t *testing.T) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with:", err)
+	}
+	if _, err := os.Stat(filepath.Join(repoRoot, "runtime", "msg.go")); err != nil {
+		t.Skip("the module's sources are not here to build:", err)
+	}
+	return gobin
+}
+
+// TestPackageNameClashes generates a file whose message names are the
+// names of other messages' functions and companion types (NewFoo, ReadFoo,
+// FooView, FooList, ...) and whose nested names are those of oneof case
+// types and constants, and builds it: every package-level declaration
+// gets a name of its own (names.go), and the .proto's names are kept.
+func TestPackageNameClashes(t *testing.T) {
+	gobin := goForBuild(t)
+	src := `syntax = "proto3";
+package x;
+option go_package = "example.com/xpb";
+message Foo {
+  message KindCase { int32 a = 1; }
+  message A_Case { int32 a = 1; }
+  oneof kind { int32 a = 1; string b = 2; Foo c = 3; }
+  int32 v = 4;
+  repeated Foo foos = 5;
+  map<string, Foo> children = 6;
+  FooView view_of = 7;
+}
+message FooView { int32 x = 1; string s = 2; }
+message FooScalars { int32 x = 1; }
+message FooFields { int32 x = 1; }
+message FooList { int32 x = 1; repeated FooList more = 2; }
+message Foo_Kind_NotSet { int32 x = 1; }
+message NewFoo { int32 x = 1; }
+message NewFooIn { int32 x = 1; }
+message ReadFoo { int32 x = 1; }
+message ReadFooInto { int32 x = 1; }
+message OpenFoo { int32 x = 1; }
+message FooOf { int32 x = 1; }
+message FooFromAny { int32 x = 1; }
+message MutableAnyFoo { int32 x = 1; }
+enum E { E_ZERO = 0; }
+message NewE { E e = 1; }
+`
+	for _, param := range []string{"", "frontend=ros"} {
+		resp, err := generateSource(t, src, param)
+		if err != nil {
+			t.Fatalf("%q: %v", param, err)
 		}
-		cmd := exec.Command(gobin, "build", "-overlay", filepath.Join(dir, "overlay.json"), "./internal/shippedimports")
-		cmd.Dir = repoRoot
-		if out, err := cmd.CombinedOutput(); err != nil {
+		content := resp.File[0].GetContent()
+		// The .proto's names are the messages' type names.
+		for _, m := range []string{"Foo", "Foo_KindCase", "Foo_A_Case", "FooView", "FooList", "Foo_Kind_NotSet", "NewFoo", "ReadFooInto", "MutableAnyFoo"} {
+			if !strings.Contains(content, "\ntype "+m+" ") {
+				t.Errorf("%q: no type %s", param, m)
+			}
+		}
+		// The functions and companions that clash take underscores.
+		for _, d := range []string{"func NewFoo_(", "func NewFooIn_(", "func ReadFoo_(", "func ReadFooInto_(", "func OpenFoo_(", "func FooOf_(", "func FooFromAny_(", "func MutableAnyFoo_(",
+			"type Foo_View ", "type Foo_List ", "type Foo_KindCase_ ", "Foo_Kind_NotSet_ Foo_KindCase_ = 0", "Foo_A_Case_ Foo_KindCase_ = 1"} {
+			// (gofmt aligns the constants: any run of blanks)
+			re := regexp.MustCompile(`(?m)^\s*` + strings.ReplaceAll(regexp.QuoteMeta(d), " ", `\s+`))
+			if !re.MatchString(content) {
+				t.Errorf("%q: no %s", param, d)
+			}
+		}
+		if out, err := buildInModule(t, gobin, content); err != nil {
 			t.Errorf("%q: the output does not build: %v\n%s", param, err, out)
+		}
+	}
+}
+
+// TestPackageNameClashesAcrossFiles generates a file whose handles refer
+// to the messages of another's whose companion types took underscores (a
+// repeated field's list, an Assign's Fields, the view of the export data's
+// forwarders), alone and with that file, and builds both packages: the two
+// files name them alike.
+func TestPackageNameClashesAcrossFiles(t *testing.T) {
+	gobin := goForBuild(t)
+	const base = "github.com/phaser-go/phaser/internal/generatedbuild/"
+	srcs := map[string]string{
+		"a.proto": `syntax = "proto3";
+package a;
+option go_package = "` + base + `apb";
+message Foo { int32 x = 1; string s = 2; }
+message FooView { int32 x = 1; }
+message FooList { int32 x = 1; }
+message FooFields { int32 x = 1; }
+`,
+		"b.proto": `syntax = "proto3";
+package b;
+import "a.proto";
+option go_package = "` + base + `bpb";
+message Bar {
+  a.Foo foo = 1;
+  int32 y = 2;
+}
+message Bars { repeated a.Foo foos = 1; }
+`,
+	}
+	opts, err := os.ReadFile(filepath.Join(repoRoot, "proto/phaser/options.proto"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs["phaser/options.proto"] = string(opts)
+	files := map[string]string{}
+	for _, gen := range [][]string{{"a.proto"}, {"b.proto"}} {
+		resp, err := run(compile(t, nil, srcs, gen, ""))
+		if err != nil {
+			t.Fatalf("%v: %v", gen, err)
+		}
+		for _, f := range resp.File {
+			files[strings.TrimPrefix(f.GetName(), "github.com/phaser-go/phaser/")] = f.GetContent()
+		}
+	}
+	a, b := files["internal/generatedbuild/apb/apbphaser/a.phaser.go"], files["internal/generatedbuild/bpb/bpbphaser/b.phaser.go"]
+	if a == "" || b == "" {
+		t.Fatalf("generated %v", slices.Collect(maps.Keys(files)))
+	}
+	for _, want := range []string{"type Foo_View ", "type Foo_List ", "type Foo_Fields "} {
+		if !strings.Contains(a, "\n"+want) {
+			t.Errorf("a: no %s", want)
+		}
+	}
+	for _, want := range []string{"apbphaser.Foo_List", "apbphaser.Foo_Fields", "apbphaser.Foo_View"} {
+		if !strings.Contains(b, want) {
+			t.Errorf("b does not refer to %s", want)
+		}
+	}
+	if out, err := buildFiles(t, gobin, files); err != nil {
+		t.Errorf("the output does not build: %v\n%s", err, out)
+	}
+}
+
+// TestEveryFieldShapeBuilds generates, for each field type and each
+// cardinality (singular, proto3 optional, repeated, a oneof member, a
+// map's value and key), a message whose one field it is, in proto3 and in
+// proto2 (with and without defaults, required), under both frontends, and
+// builds the output: a message with nothing else to declare the variables
+// a codec shares is where a stray declaration shows.
+func TestEveryFieldShapeBuilds(t *testing.T) {
+	gobin := goForBuild(t)
+	types := []string{"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64",
+		"fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes", "E", "Leaf", "google.protobuf.Timestamp", "google.protobuf.Any"}
+	keys := []string{"int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string"}
+	name := func(s string) string { return strings.ToUpper(s[:1]) + strings.ReplaceAll(s[1:], ".", "_") }
+	var p3, p2 strings.Builder
+	header := func(b *strings.Builder, syntax, pkg string) {
+		fmt.Fprintf(b, "syntax = %q;\npackage %s;\nimport \"google/protobuf/timestamp.proto\";\nimport \"google/protobuf/any.proto\";\noption go_package = \"example.com/xpb\";\n", syntax, pkg)
+		label := ""
+		if syntax == "proto2" {
+			label = "optional "
+		}
+		fmt.Fprintf(b, "enum E { E_ZERO = 0; E_ONE = 1; }\nmessage Leaf { %sint32 a = 1; }\nmessage Empty {}\n", label)
+	}
+	header(&p3, "proto3", "x")
+	header(&p2, "proto2", "y")
+	for _, ty := range types {
+		n := name(ty)
+		fmt.Fprintf(&p3, "message Single%s { %s f = 1; }\n", n, ty)
+		fmt.Fprintf(&p3, "message Repeated%s { repeated %s f = 1; }\n", n, ty)
+		fmt.Fprintf(&p3, "message Oneof%s { oneof o { %s f = 1; } }\n", n, ty)
+		fmt.Fprintf(&p3, "message MapValue%s { map<string, %s> f = 1; }\n", n, ty)
+		fmt.Fprintf(&p2, "message Optional%s { optional %s f = 1; }\n", n, ty)
+		fmt.Fprintf(&p2, "message Required%s { required %s f = 1; }\n", n, ty)
+		fmt.Fprintf(&p2, "message Repeated%s { repeated %s f = 1; }\n", n, ty)
+		if !strings.Contains(ty, ".") && ty != "Leaf" {
+			fmt.Fprintf(&p3, "message Optional%s { optional %s f = 1; }\n", n, ty)
+		}
+	}
+	for _, k := range keys {
+		fmt.Fprintf(&p3, "message MapKey%s { map<%s, Leaf> f = 1; }\n", name(k), k)
+	}
+	p2.WriteString(`message Defaults {
+  optional int32 i = 1 [default = -7];
+  optional double d = 2 [default = inf];
+  optional float f = 3 [default = nan];
+  optional string s = 4 [default = "é\"\\"];
+  optional bytes b = 5 [default = "\001\377"];
+  optional E e = 6 [default = E_ONE];
+  optional bool t = 7 [default = true];
+  optional uint64 u = 8 [default = 18446744073709551615];
+}
+message Packed { repeated int32 p = 1 [packed = true]; repeated int32 u = 2 [packed = false]; }
+message Extendable { extensions 100 to 199; }
+extend Extendable { optional int32 ext = 100; }
+`)
+	p3.WriteString("message Nothing { Empty e = 1; repeated Empty es = 2; }\n")
+	for _, src := range []string{p3.String(), p2.String()} {
+		for _, param := range []string{"", "frontend=ros"} {
+			resp, err := generateSource(t, src, param)
+			if err != nil {
+				t.Errorf("%q: %v\n%s", param, err, src)
+				continue
+			}
+			if out, err := buildInModule(t, gobin, resp.File[0].GetContent()); err != nil {
+				t.Errorf("%q: the output does not build: %v\n%s", param, err, out)
+			}
 		}
 	}
 }

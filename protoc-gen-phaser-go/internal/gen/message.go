@@ -87,49 +87,50 @@ func (g *fileGen) message(m *protogen.Message) {
 
 func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	opts := g.rt("Options")
-	g.P("// New", name, " creates a ", name, " in a new owned buffer that grows as needed.")
+	newX, newIn, read, readInto, open, of := g.declName(m, declNew), g.declName(m, declNewIn), g.declName(m, declRead), g.declName(m, declReadInto), g.declName(m, declOpen), g.declName(m, declOf)
+	g.P("// ", newX, " creates a ", name, " in a new owned buffer that grows as needed.")
 	g.P("// opts choose the payload format and allocator tuning (default: Phaser 3")
 	g.P("// format, performance tuning, 8 KiB).")
-	g.P("func New", name, "(opts ...", opts, ") ", name, " {")
+	g.P("func ", newX, "(opts ...", opts, ") ", name, " {")
 	g.P("return ", name, "(", g.door("New"), "(", tv, ", opts))")
 	g.P("}")
 	g.P()
-	g.P("// New", name, "In creates a ", name, " in caller memory, such as a shared-memory")
+	g.P("// ", newIn, " creates a ", name, " in caller memory, such as a shared-memory")
 	g.P("// segment, which is never grown: when it is full, writes fail and Failed")
 	g.P("// reports it. It returns an error if mem cannot hold the message.")
-	g.P("func New", name, "In(mem []byte, opts ...", opts, ") (", name, ", error) {")
+	g.P("func ", newIn, "(mem []byte, opts ...", opts, ") (", name, ", error) {")
 	g.P("m, err := ", g.door("NewIn"), "(", tv, ", mem, opts)")
 	g.P("return ", name, "(m), err")
 	g.P("}")
 	g.P()
-	g.P("// Read", name, " returns a read-only ", name, " over received payload bytes. Every")
+	g.P("// ", read, " returns a read-only ", name, " over received payload bytes. Every")
 	g.P("// read is bounded by len(data); fields that lie outside it read as absent.")
 	g.P("// Writes through the handle are ignored and reported by Err.")
-	g.P("func Read", name, "(data []byte) (", name, ", error) {")
+	g.P("func ", read, "(data []byte) (", name, ", error) {")
 	g.P("m, err := ", g.door("Read"), "(", tv, ", data)")
 	g.P("return ", name, "(m), err")
 	g.P("}")
 	g.P()
-	g.P("// Read", name, "Into is Read", name, " reusing p, so that a reader of many payloads")
+	g.P("// ", readInto, " is ", read, " reusing p, so that a reader of many payloads")
 	g.P("// allocates nothing per payload; handles from p's previous read become")
 	g.P("// invalid.")
 	// The named results keep the function within the inliner's budget, so
 	// that a reader's call of ReadXInto is a call of the engine's ReadInto.
-	g.P("func Read", name, "Into(p *", g.rt("Payload"), ", data []byte) (x ", name, ", err error) {")
+	g.P("func ", readInto, "(p *", g.rt("Payload"), ", data []byte) (x ", name, ", err error) {")
 	g.P("m, err := ", g.door("ReadInto"), "(p, ", tv, ", data)")
 	g.P("return ", name, "(m), err")
 	g.P("}")
 	g.P()
-	g.P("// Open", name, " continues writing a payload that holds a ", name, " (made here or by")
+	g.P("// ", open, " continues writing a payload that holds a ", name, " (made here or by")
 	g.P("// C++ Phaser) in mem, the whole buffer.")
-	g.P("func Open", name, "(mem []byte) (", name, ", error) {")
+	g.P("func ", open, "(mem []byte) (", name, ", error) {")
 	g.P("m, err := ", g.door("Open"), "(", tv, ", mem)")
 	g.P("return ", name, "(m), err")
 	g.P("}")
 	g.P()
-	g.P("// ", name, "Of returns the ", name, " that m, the untyped handle of a ", m.Desc.FullName(), ",")
+	g.P("// ", of, " returns the ", name, " that m, the untyped handle of a ", m.Desc.FullName(), ",")
 	g.P("// refers to.")
-	g.P("func ", name, "Of(m ", g.rt("Msg"), ") ", name, " { return ", name, "(", g.door("Static"), "(m, ", tv, ")) }")
+	g.P("func ", of, "(m ", g.rt("Msg"), ") ", name, " { return ", name, "(", g.door("Static"), "(m, ", tv, ")) }")
 	g.P()
 	g.P("// PhaserType returns the runtime type of ", name, ".")
 	g.P("func (", name, ") PhaserType() *", g.rt("Type"), " { return ", g.door("UserType"), "(", tv, ") }")
@@ -156,14 +157,15 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 		g.P("func (x ", name, ") ToProto() (", g.ident("google.golang.org/protobuf/reflect/protoreflect", "ProtoMessage"), ", error) { return "+g.xm()+".ToProto(", tv, ") }")
 		g.P()
 	}
-	g.P("// ", name, "FromAny returns the ", name, " held by an Any and whether it holds one.")
-	g.P("func ", name, "FromAny(a ", g.rt("Any"), ") (", name, ", bool) {")
+	fromAny, mutableAny := g.declName(m, declFromAny), g.declName(m, declMutableAny)
+	g.P("// ", fromAny, " returns the ", name, " held by an Any and whether it holds one.")
+	g.P("func ", fromAny, "(a ", g.rt("Any"), ") (", name, ", bool) {")
 	g.P("m, ok := ", g.door("FromAny"), "(a, ", tv, ")")
 	g.P("return ", name, "(m), ok")
 	g.P("}")
 	g.P()
-	g.P("// MutableAny", name, " makes an Any hold a new, empty ", name, " and returns it.")
-	g.P("func MutableAny", name, "(a ", g.rt("Any"), ") ", name, " { return ", name, "(", g.door("MutableAny"), "(a, ", tv, ")) }")
+	g.P("// ", mutableAny, " makes an Any hold a new, empty ", name, " and returns it.")
+	g.P("func ", mutableAny, "(a ", g.rt("Any"), ") ", name, " { return ", name, "(", g.door("MutableAny"), "(a, ", tv, ")) }")
 	g.P()
 }
 
@@ -238,7 +240,7 @@ func unionVar(m *protogen.Message, o *protogen.Oneof) string {
 // oneofCase emits the case type of a real oneof and its Which/Clear methods.
 func (g *fileGen) oneofCase(m *protogen.Message, o *protogen.Oneof, lm *layout.Message) {
 	name := m.GoIdent.GoName
-	ct := name + "_" + o.GoName + "Case"
+	ct, notSet := g.oneofName(o, "Case"), g.oneofName(o, "NotSet")
 	uv := unionVar(m, o)
 	g.P("var ", uv, " = ", typeVar(m), ".Unions()[", unionIndex(lm, o.Desc), "]")
 	g.P()
@@ -248,9 +250,9 @@ func (g *fileGen) oneofCase(m *protogen.Message, o *protogen.Oneof, lm *layout.M
 	g.P()
 	g.P("// Cases of oneof ", o.Desc.Name(), ".")
 	g.P("const (")
-	g.P(name, "_", o.GoName, "_NotSet ", ct, " = 0")
+	g.P(notSet, " ", ct, " = 0")
 	for _, f := range o.Fields {
-		g.P(name, "_", f.GoName, "_Case ", ct, " = ", f.Desc.Number())
+		g.P(g.caseName(f), " ", ct, " = ", f.Desc.Number())
 	}
 	g.P(")")
 	g.P()
@@ -258,10 +260,10 @@ func (g *fileGen) oneofCase(m *protogen.Message, o *protogen.Oneof, lm *layout.M
 	g.P("// (its number if it is not a member).")
 	g.P("func (c ", ct, ") String() string {")
 	g.P("switch c {")
-	g.P("case ", name, "_", o.GoName, "_NotSet:")
+	g.P("case ", notSet, ":")
 	g.P("return \"\"")
 	for _, f := range o.Fields {
-		g.P("case ", name, "_", f.GoName, "_Case:")
+		g.P("case ", g.caseName(f), ":")
 		g.P("return ", strconv.Quote(string(f.Desc.Name())))
 	}
 	g.P("}")
@@ -704,32 +706,7 @@ func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Fi
 }
 
 // listName names the list type of message m.
-func (g *fileGen) listName(m *protogen.Message) string { return g.companionName(m, "List") }
-
-// companionName names a companion type of message m (its list or view
-// type): m's name and suffix, with underscores added while that names
-// another type or an enum value of m's file.
-func (g *fileGen) companionName(m *protogen.Message, suffix string) string {
-	f, ok := g.plugin.FilesByPath[m.Desc.ParentFile().Path()]
-	if !ok {
-		f = g.file
-	}
-	taken := map[string]bool{}
-	for _, o := range allMessages(f.Messages) {
-		taken[o.GoIdent.GoName] = true
-	}
-	for _, e := range allEnums(f) {
-		taken[e.GoIdent.GoName] = true
-		for _, v := range e.Values {
-			taken[v.GoIdent.GoName] = true
-		}
-	}
-	n := m.GoIdent.GoName + suffix
-	for taken[n] {
-		n = m.GoIdent.GoName + "_" + strings.TrimPrefix(n, m.GoIdent.GoName)
-	}
-	return n
-}
+func (g *fileGen) listName(m *protogen.Message) string { return g.declName(m, declList) }
 
 // viewable reports whether field f of a message gets a view getter: a
 // singular scalar outside any oneof (what runtime.View reads).
@@ -747,7 +724,7 @@ func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string)
 	if !slices.ContainsFunc(m.Fields, viewable) {
 		return
 	}
-	v := g.companionName(m, "View")
+	v := g.declName(m, declView)
 	g.P("// ", v, " reads the singular scalar fields of a ", name, " in place with")
 	g.P("// loads the compiler inlines, for loops over many")
 	g.P("// messages. Like the bytes of a string, it is valid until the payload is")
@@ -791,7 +768,7 @@ func (g *fileGen) scalars(m *protogen.Message, lm *layout.Message, name string) 
 	if !slices.ContainsFunc(m.Fields, viewable) {
 		return
 	}
-	vt, ext := g.companionName(m, "Scalars"), extentOf(lm)
+	vt, ext := g.declName(m, declScalars), extentOf(lm)
 	g.P("// ", vt, " holds the values of the singular scalar fields of a ", name, ",")
 	g.P("// for SetScalars.")
 	g.P("type ", vt, " struct {")
@@ -943,7 +920,7 @@ func (g *fileGen) list(m *protogen.Message, name string) {
 // Len over the entry list, with protobuf's semantics (a key's last entry
 // wins) and the entries as C++ Phaser stores them.
 func (g *fileGen) mapType(m *protogen.Message) {
-	l, mt := g.listName(m), g.companionName(m, "Map")
+	l, mt := g.listName(m), g.declName(m, declMap)
 	kf, vf := m.Fields[0], m.Fields[1]
 	kn, vn := g.names[kf], g.names[vf]
 	kt := "string"

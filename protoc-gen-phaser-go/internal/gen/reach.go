@@ -82,7 +82,7 @@ func (g *fileGen) reachAccessors(msg *protogen.Message, typ string) {
 		return
 	}
 	pkg := g.phaserPkg(msg.Desc.ParentFile())
-	view := g.QualifiedGoIdent(protogen.GoIdent{GoName: g.companionName(msg, "View"), GoImportPath: pkg})
+	view := g.QualifiedGoIdent(protogen.GoIdent{GoName: g.declName(msg, declView), GoImportPath: pkg})
 	g.P("func ", prefix, "View(x ", typ, ") { _ = x.View() }")
 	for _, f := range msg.Fields {
 		if viewable(f) {
