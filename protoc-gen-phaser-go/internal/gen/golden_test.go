@@ -1084,3 +1084,47 @@ extend Extendable { optional int32 ext = 100; }
 		}
 	}
 }
+
+// TestPackageNameClashesInPackage generates two files of one Go package,
+// one with Foo, the other with messages named as Foo's list and view
+// (FooList, FooView), and builds the package: names are chosen over the
+// package's files.
+func TestPackageNameClashesInPackage(t *testing.T) {
+	gobin := goForBuild(t)
+	const pkg = `option go_package = "github.com/phaser-go/phaser/internal/generatedbuild/cpb";
+`
+	srcs := map[string]string{
+		"c1.proto": `syntax = "proto3";
+package c;
+` + pkg + `message Foo { int32 x = 1; repeated Foo more = 2; }
+`,
+		"c2.proto": `syntax = "proto3";
+package c;
+` + pkg + `message FooList { int32 x = 1; }
+message FooView { int32 x = 1; }
+message NewFoo { int32 x = 1; }
+`,
+	}
+	opts, err := os.ReadFile(filepath.Join(repoRoot, "proto/phaser/options.proto"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs["phaser/options.proto"] = string(opts)
+	resp, err := run(compile(t, nil, srcs, []string{"c1.proto", "c2.proto"}, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range resp.File {
+		files[strings.TrimPrefix(f.GetName(), "github.com/phaser-go/phaser/")] = f.GetContent()
+	}
+	c1 := files["internal/generatedbuild/cpb/cpbphaser/c1.phaser.go"]
+	for _, want := range []string{"type Foo_List ", "type Foo_View ", "func NewFoo_("} {
+		if !strings.Contains(c1, "\n"+want) {
+			t.Errorf("c1: no %s", want)
+		}
+	}
+	if out, err := buildFiles(t, gobin, files); err != nil {
+		t.Errorf("the output does not build: %v\n%s", err, out)
+	}
+}

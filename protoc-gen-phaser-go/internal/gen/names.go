@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
@@ -22,9 +23,14 @@ import (
 //     (Foo_View) while the name is taken.
 //
 // Names that clash with nothing are the plain ones, whatever the order.
-// The names depend on the message's own file alone, so that a file that
-// refers to another's messages (their lists, views, Fields types) names
-// them as the file that declares them does.
+// The names are chosen over the files of the message's Go package that
+// the request holds (every file of a package generated together, as
+// protoc, buf and Bazel run the plugin), so that a message of one file
+// and a message of another (Foo, FooList) do not clash either. A file of
+// another package that refers to a message's list, view or Fields type
+// names it from the files the request holds for that package: the files
+// it imports, which name it alike unless the clash is with a file of that
+// package it does not import.
 
 // Roles of a message's package-level declarations.
 const (
@@ -78,18 +84,23 @@ func oneofKey(o *protogen.Oneof, role string) string { return string(o.Desc.Full
 
 func caseKey(f *protogen.Field) string { return string(f.Desc.FullName()) + "#case" }
 
-// namesOf chooses the package-level names of f's handles.
-func namesOf(f *protogen.File) declNames {
+// namesOf chooses the package-level names of the handles of files, the
+// files of one Go package that the plugin knows, in the order of their
+// paths.
+func namesOf(files []*protogen.File) declNames {
 	taken := map[string]bool{}
-	msgs := allMessages(f.Messages)
+	var msgs []*protogen.Message
+	for _, f := range files {
+		msgs = append(msgs, allMessages(f.Messages)...)
+		for _, e := range allEnums(f) {
+			taken[e.GoIdent.GoName] = true
+			for _, v := range e.Values {
+				taken[v.GoIdent.GoName] = true
+			}
+		}
+	}
 	for _, m := range msgs {
 		taken[m.GoIdent.GoName] = true
-	}
-	for _, e := range allEnums(f) {
-		taken[e.GoIdent.GoName] = true
-		for _, v := range e.Values {
-			taken[v.GoIdent.GoName] = true
-		}
 	}
 	names := declNames{}
 	choose := func(key, n string, next func(string) string) {
@@ -134,7 +145,8 @@ func (g *fileGen) declName(m *protogen.Message, role string) string {
 }
 
 // namesIn returns the names of the handles of the .proto file at path
-// (this file when the plugin does not know it), chosen once.
+// (this file when the plugin does not know it), chosen once for the files
+// of its Go package that the plugin knows.
 func (g *fileGen) namesIn(path string) declNames {
 	if n, ok := g.decls[path]; ok {
 		return n
@@ -143,11 +155,23 @@ func (g *fileGen) namesIn(path string) declNames {
 	if !ok {
 		f = g.file
 	}
+	var pkg []*protogen.File
+	for _, o := range g.plugin.Files {
+		if o.GoImportPath == f.GoImportPath {
+			pkg = append(pkg, o)
+		}
+	}
+	if !slices.Contains(pkg, f) {
+		pkg = append(pkg, f)
+	}
+	slices.SortFunc(pkg, func(a, b *protogen.File) int { return strings.Compare(a.Desc.Path(), b.Desc.Path()) })
+	n := namesOf(pkg)
 	if g.decls == nil {
 		g.decls = map[string]declNames{}
 	}
-	n := namesOf(f)
-	g.decls[path] = n
+	for _, o := range pkg {
+		g.decls[o.Desc.Path()] = n
+	}
 	return n
 }
 
