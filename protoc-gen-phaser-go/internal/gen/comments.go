@@ -26,11 +26,23 @@ func (g *fileGen) protoComments(c protogen.CommentSet) {
 }
 
 // commentText returns c as // lines without the final newline, or "".
+// A line that does not start with a blank gets one, so that no .proto
+// comment becomes a Go directive: "//go:generate", "//go:build" (which
+// go/format moves to the file's header, where it would drop the file from
+// the build), "//line", "//export" are comments only with a space after
+// the slashes.
 func commentText(c protogen.Comments) string {
 	if strings.TrimSpace(string(c)) == "" {
 		return ""
 	}
-	return strings.TrimSuffix(c.String(), "\n")
+	lines := strings.Split(strings.TrimSuffix(string(c), "\n"), "\n")
+	for i, l := range lines {
+		if l != "" && l[0] != ' ' && l[0] != '\t' {
+			l = " " + l
+		}
+		lines[i] = "//" + l
+	}
+	return strings.Join(lines, "\n")
 }
 
 // deprecation writes the deprecation notice of a declaration with options

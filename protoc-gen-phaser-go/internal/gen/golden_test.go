@@ -1128,3 +1128,46 @@ message NewFoo { int32 x = 1; }
 		t.Errorf("the output does not build: %v\n%s", err, out)
 	}
 }
+
+// TestCommentsAreNotDirectives generates a file whose .proto comments are
+// written like Go directives (//go:generate, //go:build, //line, on a
+// message, a field, an enum value and a oneof) and checks that the output
+// holds no directive, so that it builds and go generate runs nothing the
+// .proto says, and that the comments are still there.
+func TestCommentsAreNotDirectives(t *testing.T) {
+	gobin := goForBuild(t)
+	resp, err := generateSource(t, `syntax = "proto3";
+package x;
+option go_package = "example.com/xpb";
+//go:generate touch generated-by-a-comment
+//go:build ignore
+message C {
+  //go:noinline
+  int32 a = 1; //line c.go:1
+  //export Exported
+  oneof o { string s = 2; }
+}
+enum E {
+  //go:build never
+  E_ZERO = 0; //go:generate false
+}
+`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := resp.File[0].GetContent()
+	for i, line := range strings.Split(content, "\n") {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "//go:") || strings.HasPrefix(l, "//line ") || strings.HasPrefix(l, "//export ") || strings.Contains(l, " //go:") {
+			t.Errorf("line %d is a directive: %s", i+1, line)
+		}
+	}
+	for _, want := range []string{"// go:generate touch generated-by-a-comment", "// go:build ignore", "// go:noinline", "// line c.go:1", "// export Exported", "// go:build never"} {
+		if !strings.Contains(content, want) {
+			t.Errorf("the comment %q is lost", want)
+		}
+	}
+	if out, err := buildInModule(t, gobin, content); err != nil {
+		t.Errorf("the output does not build: %v\n%s", err, out)
+	}
+}
