@@ -126,6 +126,10 @@ func dump(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	md, err := findMessage(files, cfg.typeName)
 	if err != nil {
+		if cfg.descriptorSet == "" && len(cfg.protos) > 0 {
+			// Only the -proto files and their imports were compiled.
+			return fmt.Errorf("%w (read from %s and what it imports: name the file that declares it with -proto, or leave -proto out to read every .proto under the -I directories)", err, strings.Join(cfg.protos, ", "))
+		}
 		return err
 	}
 	data, err := readPayload(cfg.payload, stdin)

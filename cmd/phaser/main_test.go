@@ -552,6 +552,7 @@ func TestCommand(t *testing.T) {
 		{"garbage payload", []string{"dump", "-I", protos, "-type", c.MessageType, garbage}, 1, "root offset 2147483647 beyond 64 bytes"},
 		{"missing file", []string{"dump", "-I", protos, "-type", c.MessageType, filepath.Join(t.TempDir(), "nope.bin")}, 1, "no such file"},
 		{"bad proto", []string{"dump", "-I", protos, "-proto", "oracle/Nope.proto", "-type", c.MessageType, file}, 1, "protoc failed"},
+		{"type of another file", []string{"dump", "-I", protos, "-proto", "oracle/OracleCommon.proto", "-type", "oracle.extra.Nope", file}, 1, "read from oracle/OracleCommon.proto and what it imports: name the file that declares it with -proto"},
 		{"usage", []string{"dump", "-I", protos, file}, 2, "-type is required"},
 		{"info garbage", []string{"info", garbage}, 0, "root offset:    2147483647 (beyond the payload)"},
 		{"info", []string{"info", file}, 0, "control block v1"},
