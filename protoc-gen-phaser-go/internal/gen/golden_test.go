@@ -1018,8 +1018,8 @@ message Bars { repeated a.Foo foos = 1; }
 }
 
 // TestEveryFieldShapeBuilds generates, for each field type and each
-// cardinality (singular, proto3 optional, repeated, a oneof member, a
-// map's value and key), a message whose one field it is, in proto3 and in
+// cardinality (singular, proto3 optional, repeated, a fixed-size array, a
+// oneof member, a map's value and key), a message whose one field it is, in proto3 and in
 // proto2 (with and without defaults, required), under both frontends, and
 // builds the output: a message with nothing else to declare the variables
 // a codec shares is where a stray declaration shows.
@@ -1031,7 +1031,7 @@ func TestEveryFieldShapeBuilds(t *testing.T) {
 	name := func(s string) string { return strings.ToUpper(s[:1]) + strings.ReplaceAll(s[1:], ".", "_") }
 	var p3, p2 strings.Builder
 	header := func(b *strings.Builder, syntax, pkg string) {
-		fmt.Fprintf(b, "syntax = %q;\npackage %s;\nimport \"google/protobuf/timestamp.proto\";\nimport \"google/protobuf/any.proto\";\noption go_package = \"example.com/xpb\";\n", syntax, pkg)
+		fmt.Fprintf(b, "syntax = %q;\npackage %s;\nimport \"google/protobuf/timestamp.proto\";\nimport \"google/protobuf/any.proto\";\nimport \"phaser/options.proto\";\noption go_package = \"example.com/xpb\";\n", syntax, pkg)
 		label := ""
 		if syntax == "proto2" {
 			label = "optional "
@@ -1046,6 +1046,7 @@ func TestEveryFieldShapeBuilds(t *testing.T) {
 		fmt.Fprintf(&p3, "message Repeated%s { repeated %s f = 1; }\n", n, ty)
 		fmt.Fprintf(&p3, "message Oneof%s { oneof o { %s f = 1; } }\n", n, ty)
 		fmt.Fprintf(&p3, "message MapValue%s { map<string, %s> f = 1; }\n", n, ty)
+		fmt.Fprintf(&p3, "message Array%s { repeated %s f = 1 [(phaser.array_size) = 3]; }\n", n, ty)
 		fmt.Fprintf(&p2, "message Optional%s { optional %s f = 1; }\n", n, ty)
 		fmt.Fprintf(&p2, "message Required%s { required %s f = 1; }\n", n, ty)
 		fmt.Fprintf(&p2, "message Repeated%s { repeated %s f = 1; }\n", n, ty)
