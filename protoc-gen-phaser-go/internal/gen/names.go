@@ -12,9 +12,9 @@ import (
 // them), each message gets functions (NewX, ReadX, ...), companion types
 // (XView, XList, ...) and, for each oneof, a case type and constants. A
 // .proto may hold a message whose name is one of those (NewFoo, FooView,
-// FooList beside Foo), so every such name is chosen here, once per file
-// and in a fixed order, so that no two declarations of a package share a
-// name:
+// FooList beside Foo), so every such name is chosen here, once per Go
+// package and in a fixed order, so that no two declarations of a package
+// share a name:
 //   - the .proto's own names are never changed;
 //   - then each message's functions, in declaration order, take their
 //     name, with underscores appended while it is taken;
@@ -68,10 +68,12 @@ var functionRoles = []struct {
 }
 
 // companionRoles are the suffixes of the companion types, in the order
-// their names are chosen. (Not every message has every one: a name chosen
-// for a type a message does not get takes nothing another name wants,
-// since the companions are named last and no two of them can share a
-// name.)
+// their names are chosen. Not every message gets every one (a view only
+// with singular scalars, a Map only for a map entry), but each is chosen
+// for every message, so that the names do not depend on what the
+// generator emits; since the companions are named last, a name reserved
+// for a type that is not emitted can only move another companion, never
+// a function or a .proto name.
 var companionRoles = []string{declView, declScalars, declFields, declList, declMap}
 
 // declNames are the package-level names of one file's handles, by key
