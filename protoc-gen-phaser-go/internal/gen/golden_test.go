@@ -855,6 +855,14 @@ func buildInModule(t *testing.T, gobin, content string) ([]byte, error) {
 // packages of this module, through an overlay.
 func buildFiles(t *testing.T, gobin string, files map[string]string) ([]byte, error) {
 	t.Helper()
+	return goInModule(t, gobin, files, "build")
+}
+
+// goInModule runs the go command (args; with only the subcommand, on the
+// packages of files) with files (by path in this module) laid over the
+// module.
+func goInModule(t *testing.T, gobin string, files map[string]string, args ...string) ([]byte, error) {
+	t.Helper()
 	dir := t.TempDir()
 	replace := map[string]string{}
 	pkgs := map[string]bool{}
@@ -870,11 +878,15 @@ func buildFiles(t *testing.T, gobin string, files map[string]string) ([]byte, er
 	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"build", "-overlay", filepath.Join(dir, "overlay.json")}
-	for p := range pkgs {
-		args = append(args, p)
+	cmdArgs := []string{args[0], "-overlay", filepath.Join(dir, "overlay.json")}
+	if len(args) > 1 {
+		cmdArgs = append(cmdArgs, args[1:]...)
+	} else {
+		for p := range pkgs {
+			cmdArgs = append(cmdArgs, p)
+		}
 	}
-	cmd := exec.Command(gobin, args...)
+	cmd := exec.Command(gobin, cmdArgs...)
 	cmd.Dir = repoRoot
 	return cmd.CombinedOutput()
 }
@@ -1019,16 +1031,24 @@ message Bars { repeated a.Foo foos = 1; }
 
 // TestEveryFieldShapeBuilds generates, for each field type and each
 // cardinality (singular, proto3 optional, repeated, a fixed-size array, a
-// oneof member, a map's value and key), a message whose one field it is, in proto3 and in
-// proto2 (with and without defaults, required), under both frontends, and
-// builds the output: a message with nothing else to declare the variables
-// a codec shares is where a stray declaration shows.
+// oneof member, a map's value and key), a message whose one field it is, in
+// proto3 and in proto2 (with and without defaults, required), under both
+// frontends, builds the output, and runs shapeProgram over every message:
+// a message with nothing else to declare the variables a codec shares is
+// where a stray declaration shows, and one field alone is where a codec's
+// first or last step goes wrong.
 func TestEveryFieldShapeBuilds(t *testing.T) {
 	gobin := goForBuild(t)
 	types := []string{"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64",
 		"fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes", "E", "Leaf", "google.protobuf.Timestamp", "google.protobuf.Any"}
 	keys := []string{"int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string"}
-	name := func(s string) string { return strings.ToUpper(s[:1]) + strings.ReplaceAll(s[1:], ".", "_") }
+	name := func(s string) string { // google.protobuf.Any: GoogleProtobufAny
+		var n string
+		for _, part := range strings.Split(s, ".") {
+			n += strings.ToUpper(part[:1]) + part[1:]
+		}
+		return n
+	}
 	var p3, p2 strings.Builder
 	header := func(b *strings.Builder, syntax, pkg string) {
 		fmt.Fprintf(b, "syntax = %q;\npackage %s;\nimport \"google/protobuf/timestamp.proto\";\nimport \"google/protobuf/any.proto\";\nimport \"phaser/options.proto\";\noption go_package = \"example.com/xpb\";\n", syntax, pkg)
@@ -1072,18 +1092,197 @@ message Extendable { extensions 100 to 199; }
 extend Extendable { optional int32 ext = 100; }
 `)
 	p3.WriteString("message Nothing { Empty e = 1; repeated Empty es = 2; }\n")
+	top := regexp.MustCompile(`(?m)^message (\w+)`)
 	for _, src := range []string{p3.String(), p2.String()} {
+		var names []string
+		for _, m := range top.FindAllStringSubmatch(src, -1) {
+			names = append(names, m[1])
+		}
 		for _, param := range []string{"", "frontend=ros"} {
 			resp, err := generateSource(t, src, param)
 			if err != nil {
 				t.Errorf("%q: %v\n%s", param, err, src)
 				continue
 			}
-			if out, err := buildInModule(t, gobin, resp.File[0].GetContent()); err != nil {
-				t.Errorf("%q: the output does not build: %v\n%s", param, err, out)
+			files := map[string]string{
+				"internal/generatedbuild/x.phaser.go": resp.File[0].GetContent(),
+				"internal/generatedbuild/run/main.go": shapeProgram(names),
 			}
+			out, err := goInModule(t, gobin, files, "run", "./internal/generatedbuild/run")
+			if err != nil {
+				t.Errorf("%q: the output does not build, or its messages do not round-trip: %v\n%s", param, err, out)
+			}
+			t.Logf("%q: %s", param, bytes.TrimSpace(out))
 		}
 	}
+}
+
+// shapeProgram is a program that fills a message of each of the named
+// types of the package at internal/generatedbuild through its
+// ProtoReflect (every field, two elements of each list and map, one
+// member of each oneof, nested messages to a depth of 3) and checks that
+// its generated protobuf encoding is protobuf-go's deterministic one of
+// the same message (ToProto), that it decodes back to the same encoding,
+// and that its ROS1 serialization (where the type has one) does too.
+func shapeProgram(names []string) string {
+	var b strings.Builder
+	b.WriteString(`package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	x "github.com/phaser-go/phaser/internal/generatedbuild"
+)
+
+var rosChecked int
+
+type handle interface {
+	MarshalProto() ([]byte, error)
+	UnmarshalProto([]byte) error
+	ToProto() (protoreflect.ProtoMessage, error)
+	ProtoReflect() protoreflect.Message
+	MarshalROS() ([]byte, error)
+	UnmarshalROS([]byte) error
+}
+
+func value(fd protoreflect.FieldDescriptor, k int) protoreflect.Value {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return protoreflect.ValueOfBool(k%2 == 0)
+	case protoreflect.EnumKind:
+		vs := fd.Enum().Values()
+		return protoreflect.ValueOfEnum(vs.Get((k + 1) % vs.Len()).Number())
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return protoreflect.ValueOfInt32(int32(-1000003 * (k + 1)))
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return protoreflect.ValueOfInt64(int64(-100000000007 * (k + 1)))
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return protoreflect.ValueOfUint32(uint32(4000000001 - k))
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return protoreflect.ValueOfUint64(1<<63 + uint64(k))
+	case protoreflect.FloatKind:
+		return protoreflect.ValueOfFloat32(float32(k) + 1.5)
+	case protoreflect.DoubleKind:
+		return protoreflect.ValueOfFloat64(float64(k) - 2.25)
+	case protoreflect.StringKind:
+		return protoreflect.ValueOfString(fmt.Sprint("v", k))
+	case protoreflect.BytesKind:
+		return protoreflect.ValueOfBytes([]byte{byte(k), 0xff, 0})
+	}
+	panic(fd.Kind())
+}
+
+func key(fd protoreflect.FieldDescriptor, k int) protoreflect.MapKey {
+	if fd.Kind() == protoreflect.StringKind {
+		return protoreflect.ValueOfString(fmt.Sprint("k", k)).MapKey()
+	}
+	return value(fd, k).MapKey()
+}
+
+func fill(m protoreflect.Message, depth int) {
+	if depth > 3 {
+		return
+	}
+	fds := m.Descriptor().Fields()
+	for i := 0; i < fds.Len(); i++ {
+		fd := fds.Get(i)
+		if o := fd.ContainingOneof(); o != nil && !o.IsSynthetic() && o.Fields().Get(0) != fd {
+			continue
+		}
+		switch {
+		case fd.IsList():
+			l := m.Mutable(fd).List()
+			for k := 0; k < 2; k++ {
+				v := value0(fd, l, k, depth)
+				if k < l.Len() { // a fixed-size array has its elements
+					l.Set(k, v)
+				} else {
+					l.Append(v)
+				}
+			}
+		case fd.IsMap():
+			mp := m.Mutable(fd).Map()
+			for k := 0; k < 2; k++ {
+				if fd.MapValue().Message() != nil {
+					fill(mp.Mutable(key(fd.MapKey(), k)).Message(), depth+1)
+				} else {
+					mp.Set(key(fd.MapKey(), k), value(fd.MapValue(), k))
+				}
+			}
+		case fd.Message() != nil:
+			fill(m.Mutable(fd).Message(), depth+1)
+		default:
+			m.Set(fd, value(fd, 1))
+		}
+	}
+}
+
+func value0(fd protoreflect.FieldDescriptor, l protoreflect.List, k, depth int) protoreflect.Value {
+	if fd.Message() == nil {
+		return value(fd, k)
+	}
+	e := l.NewElement()
+	fill(e.Message(), depth+1)
+	return e
+}
+
+func check(name string, newX func() handle) (failed bool) {
+	fail := func(format string, a ...any) {
+		fmt.Printf("FAIL %s: %s\n", name, fmt.Sprintf(format, a...))
+		failed = true
+	}
+	m := newX()
+	fill(m.ProtoReflect(), 0)
+	got, err := m.MarshalProto()
+	pm, err2 := m.ToProto()
+	if err2 != nil {
+		fail("ToProto: %v", err2)
+		return
+	}
+	want, err3 := proto.MarshalOptions{Deterministic: true}.Marshal(pm)
+	switch {
+	case (err == nil) != (err3 == nil):
+		fail("MarshalProto: %v, protobuf-go: %v", err, err3)
+	case err == nil && !bytes.Equal(got, want):
+		fail("MarshalProto\n got %x\nwant %x", got, want)
+	case err == nil:
+		back := newX()
+		if err := back.UnmarshalProto(got); err != nil {
+			fail("UnmarshalProto: %v", err)
+		} else if again, err := back.MarshalProto(); err != nil || !bytes.Equal(again, got) {
+			fail("UnmarshalProto then MarshalProto: %v\n got %x\nwant %x", err, again, got)
+		}
+	}
+	if r, err := m.MarshalROS(); err == nil {
+		rosChecked++
+		back := newX()
+		if err := back.UnmarshalROS(r); err != nil {
+			fail("UnmarshalROS: %v", err)
+		} else if again, err := back.MarshalROS(); err != nil || !bytes.Equal(again, r) {
+			fail("UnmarshalROS then MarshalROS: %v\n got %x\nwant %x", err, again, r)
+		}
+	}
+	return failed
+}
+
+func main() {
+	failed := false
+`)
+	for _, n := range names {
+		fmt.Fprintf(&b, "\tfailed = check(%q, func() handle { return x.New%s() }) || failed\n", n, n)
+	}
+	b.WriteString(`	if failed {
+		os.Exit(1)
+	}
+	fmt.Println("ok:", rosChecked, "with ROS1 serializations")
+}
+`)
+	return b.String()
 }
 
 // TestPackageNameClashesInPackage generates two files of one Go package,
