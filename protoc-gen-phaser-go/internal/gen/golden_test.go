@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -1120,7 +1122,8 @@ extend Extendable { optional int32 ext = 100; }
 // shapeProgram is a program that fills a message of each of the named
 // types of the package at internal/generatedbuild through its
 // ProtoReflect (every field, two elements of each list and map, one
-// member of each oneof, nested messages to a depth of 3) and checks that
+// member of each oneof, nested messages to a depth of 3), in payload
+// formats 3 and 2, and checks that
 // its generated protobuf encoding is protobuf-go's deterministic one of
 // the same message (ToProto), that it decodes back to the same encoding,
 // and that its ROS1 serialization (where the type has one) does too.
@@ -1137,6 +1140,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	x "github.com/phaser-go/phaser/internal/generatedbuild"
+	"github.com/phaser-go/phaser/payloadbuffer"
+	"github.com/phaser-go/phaser/runtime"
 )
 
 var rosChecked int
@@ -1231,7 +1236,18 @@ func value0(fd protoreflect.FieldDescriptor, l protoreflect.List, k, depth int) 
 	return e
 }
 
-func check(name string, newX func() handle) (failed bool) {
+// formats are the payload formats each message is checked in.
+var formats = []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2}
+
+func check(name string, newIn func(...runtime.Options) handle) (failed bool) {
+	for _, v := range formats {
+		newX := func() handle { return newIn(runtime.Options{Version: v}) }
+		failed = checkIn(fmt.Sprintf("%s (format %d)", name, v), newX) || failed
+	}
+	return failed
+}
+
+func checkIn(name string, newX func() handle) (failed bool) {
 	fail := func(format string, a ...any) {
 		fmt.Printf("FAIL %s: %s\n", name, fmt.Sprintf(format, a...))
 		failed = true
@@ -1274,7 +1290,7 @@ func main() {
 	failed := false
 `)
 	for _, n := range names {
-		fmt.Fprintf(&b, "\tfailed = check(%q, func() handle { return x.New%s() }) || failed\n", n, n)
+		fmt.Fprintf(&b, "\tfailed = check(%q, func(o ...runtime.Options) handle { return x.New%s(o...) }) || failed\n", n, n)
 	}
 	b.WriteString(`	if failed {
 		os.Exit(1)
@@ -1369,5 +1385,105 @@ enum E {
 	}
 	if out, err := buildInModule(t, gobin, content); err != nil {
 		t.Errorf("the output does not build: %v\n%s", err, out)
+	}
+}
+
+// TestRandomSchemas generates .proto files of random messages (fixed
+// seeds: the same files every run; PHASER_RANDOM_SCHEMAS=N makes N), each with a few fields of random
+// types, cardinalities, oneofs and field numbers (sparse, up to the
+// largest), some referring to earlier messages, and runs shapeProgram over
+// them under both frontends: the combinations of fields that
+// TestEveryFieldShapeBuilds does not make (alignment and padding between
+// fields of mixed sizes, presence words past the first, oneofs beside
+// lists and maps).
+func TestRandomSchemas(t *testing.T) {
+	gobin := goForBuild(t)
+	scalars := []string{"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64",
+		"fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes", "E", "google.protobuf.Timestamp", "google.protobuf.Duration"}
+	keys := []string{"int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string"}
+	seeds := uint64(4) // PHASER_RANDOM_SCHEMAS=N runs N
+	if n, err := strconv.ParseUint(os.Getenv("PHASER_RANDOM_SCHEMAS"), 10, 64); err == nil {
+		seeds = n
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
+		r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+		var src strings.Builder
+		src.WriteString(`syntax = "proto3";
+package x;
+import "google/protobuf/timestamp.proto";
+import "google/protobuf/duration.proto";
+option go_package = "example.com/xpb";
+enum E { E_ZERO = 0; E_ONE = 1; E_NEG = -7; }
+`)
+		var names []string
+		for i := range 24 {
+			name := fmt.Sprint("M", i)
+			names = append(names, name)
+			typ := func() string {
+				if i > 0 && r.IntN(4) == 0 {
+					return names[r.IntN(i)] // an earlier message (or this one's own kind)
+				}
+				return scalars[r.IntN(len(scalars))]
+			}
+			used := map[int32]bool{}
+			number := func() int32 {
+				for {
+					var n int32
+					switch r.IntN(3) {
+					case 0:
+						n = 1 + r.Int32N(16)
+					case 1:
+						n = 1 + r.Int32N(5000)
+					default:
+						n = 20000 + r.Int32N(536870911-20000)
+					}
+					if !used[n] {
+						used[n] = true
+						return n
+					}
+				}
+			}
+			fmt.Fprintf(&src, "message %s {\n", name)
+			nf := 1 + r.IntN(8)
+			for f := range nf {
+				switch r.IntN(7) {
+				case 0:
+					fmt.Fprintf(&src, "  repeated %s f%d = %d;\n", typ(), f, number())
+				case 1:
+					fmt.Fprintf(&src, "  map<%s, %s> f%d = %d;\n", keys[r.IntN(len(keys))], typ(), f, number())
+				case 2:
+					fmt.Fprintf(&src, "  oneof o%d {\n", f)
+					for k := range 1 + r.IntN(3) {
+						fmt.Fprintf(&src, "    %s f%d_%d = %d;\n", typ(), f, k, number())
+					}
+					src.WriteString("  }\n")
+				case 3:
+					if ty := typ(); !strings.HasPrefix(ty, "M") && !strings.Contains(ty, ".") {
+						fmt.Fprintf(&src, "  optional %s f%d = %d;\n", ty, f, number())
+						continue
+					}
+					fallthrough
+				default:
+					fmt.Fprintf(&src, "  %s f%d = %d;\n", typ(), f, number())
+				}
+			}
+			src.WriteString("}\n")
+		}
+		for _, param := range []string{"", "frontend=ros"} {
+			resp, err := generateSource(t, src.String(), param)
+			if err != nil {
+				t.Errorf("seed %d %q: %v\n%s", seed, param, err, src.String())
+				continue
+			}
+			files := map[string]string{
+				"internal/generatedbuild/x.phaser.go": resp.File[0].GetContent(),
+				"internal/generatedbuild/run/main.go": shapeProgram(names),
+			}
+			out, err := goInModule(t, gobin, files, "run", "./internal/generatedbuild/run")
+			if err != nil {
+				t.Errorf("seed %d %q: the output does not build, or its messages do not round-trip: %v\n%s\n%s", seed, param, err, out, src.String())
+			}
+			t.Logf("seed %d %q: %s", seed, param, bytes.TrimSpace(out))
+		}
 	}
 }
