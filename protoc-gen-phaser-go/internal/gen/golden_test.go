@@ -1126,7 +1126,9 @@ extend Extendable { optional int32 ext = 100; }
 // formats 3 and 2, and checks that
 // its generated protobuf encoding is protobuf-go's deterministic one of
 // the same message (ToProto), that it decodes back to the same encoding,
-// and that its ROS1 serialization (where the type has one) does too.
+// that its ROS1 serialization (where the type has one) does too, and that
+// a copy of its payload continued with Open and filled again encodes as
+// the message filled again does.
 func shapeProgram(names []string) string {
 	var b strings.Builder
 	b.WriteString(`package main
@@ -1146,7 +1148,10 @@ import (
 
 var rosChecked int
 
+var openMem = make([]byte, 4<<20)
+
 type handle interface {
+	Bytes() []byte
 	MarshalProto() ([]byte, error)
 	UnmarshalProto([]byte) error
 	ToProto() (protoreflect.ProtoMessage, error)
@@ -1239,15 +1244,15 @@ func value0(fd protoreflect.FieldDescriptor, l protoreflect.List, k, depth int) 
 // formats are the payload formats each message is checked in.
 var formats = []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2}
 
-func check(name string, newIn func(...runtime.Options) handle) (failed bool) {
+func check(name string, newIn func(...runtime.Options) handle, open func([]byte) (handle, error)) (failed bool) {
 	for _, v := range formats {
 		newX := func() handle { return newIn(runtime.Options{Version: v}) }
-		failed = checkIn(fmt.Sprintf("%s (format %d)", name, v), newX) || failed
+		failed = checkIn(fmt.Sprintf("%s (format %d)", name, v), newX, open) || failed
 	}
 	return failed
 }
 
-func checkIn(name string, newX func() handle) (failed bool) {
+func checkIn(name string, newX func() handle, open func([]byte) (handle, error)) (failed bool) {
 	fail := func(format string, a ...any) {
 		fmt.Printf("FAIL %s: %s\n", name, fmt.Sprintf(format, a...))
 		failed = true
@@ -1283,6 +1288,26 @@ func checkIn(name string, newX func() handle) (failed bool) {
 			fail("UnmarshalROS then MarshalROS: %v\n got %x\nwant %x", err, again, r)
 		}
 	}
+	// A copy of the payload continued with Open takes the same writes
+	// as the message it was copied from.
+	if open != nil {
+		// (at least the buffer's full size, which Open requires)
+		mem := openMem[:max(len(openMem)/2, 4*len(m.Bytes()))]
+		clear(mem)
+		copy(mem, m.Bytes())
+		o, err := open(mem)
+		if err != nil {
+			fail("Open: %v", err)
+			return failed
+		}
+		fill(o.ProtoReflect(), 0)
+		fill(m.ProtoReflect(), 0)
+		a, errA := m.MarshalProto()
+		b, errB := o.MarshalProto()
+		if (errA == nil) != (errB == nil) || !bytes.Equal(a, b) {
+			fail("written again after Open: %v %v\n got %x\nwant %x", errB, errA, b, a)
+		}
+	}
 	return failed
 }
 
@@ -1290,7 +1315,7 @@ func main() {
 	failed := false
 `)
 	for _, n := range names {
-		fmt.Fprintf(&b, "\tfailed = check(%q, func(o ...runtime.Options) handle { return x.New%s(o...) }) || failed\n", n, n)
+		fmt.Fprintf(&b, "\tfailed = check(%q, func(o ...runtime.Options) handle { return x.New%s(o...) }, func(mem []byte) (handle, error) { return x.Open%s(mem) }) || failed\n", n, n, n)
 	}
 	b.WriteString(`	if failed {
 		os.Exit(1)
