@@ -1426,14 +1426,26 @@ func TestRandomSchemas(t *testing.T) {
 	scalars := []string{"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64",
 		"fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes", "E", "google.protobuf.Timestamp", "google.protobuf.Duration"}
 	keys := []string{"int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string"}
+	defaults := map[string]string{"double": "-1.5", "float": "inf", "int32": "-3", "int64": "-9000000000", "uint32": "7",
+		"uint64": "18446744073709551615", "sint32": "-2", "sint64": "3", "fixed32": "4", "fixed64": "5", "sfixed32": "-6",
+		"sfixed64": "-7", "bool": "true", "string": `"d\"é"`, "bytes": `"\001\377"`, "E": "E_NEG"}
+	packable := func(ty string) bool {
+		return !strings.HasPrefix(ty, "M") && !strings.Contains(ty, ".") && ty != "string" && ty != "bytes"
+	}
 	seeds := uint64(4) // PHASER_RANDOM_SCHEMAS=N runs N
 	if n, err := strconv.ParseUint(os.Getenv("PHASER_RANDOM_SCHEMAS"), 10, 64); err == nil {
 		seeds = n
 	}
 	for seed := uint64(1); seed <= seeds; seed++ {
 		r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+		proto2 := seed%2 == 0
 		var src strings.Builder
-		src.WriteString(`syntax = "proto3";
+		if proto2 {
+			src.WriteString(`syntax = "proto2";`)
+		} else {
+			src.WriteString(`syntax = "proto3";`)
+		}
+		src.WriteString(`
 package x;
 import "google/protobuf/timestamp.proto";
 import "google/protobuf/duration.proto";
@@ -1473,7 +1485,11 @@ enum E { E_ZERO = 0; E_ONE = 1; E_NEG = -7; }
 			for f := range nf {
 				switch r.IntN(7) {
 				case 0:
-					fmt.Fprintf(&src, "  repeated %s f%d = %d;\n", typ(), f, number())
+					ty, opt := typ(), ""
+					if packable(ty) && r.IntN(2) == 0 {
+						opt = fmt.Sprintf(" [packed = %t]", proto2) // (the other syntax's default)
+					}
+					fmt.Fprintf(&src, "  repeated %s f%d = %d%s;\n", ty, f, number(), opt)
 				case 1:
 					fmt.Fprintf(&src, "  map<%s, %s> f%d = %d;\n", keys[r.IntN(len(keys))], typ(), f, number())
 				case 2:
@@ -1483,13 +1499,23 @@ enum E { E_ZERO = 0; E_ONE = 1; E_NEG = -7; }
 					}
 					src.WriteString("  }\n")
 				case 3:
-					if ty := typ(); !strings.HasPrefix(ty, "M") && !strings.Contains(ty, ".") {
+					if ty := typ(); proto2 || !strings.HasPrefix(ty, "M") && !strings.Contains(ty, ".") {
 						fmt.Fprintf(&src, "  optional %s f%d = %d;\n", ty, f, number())
 						continue
 					}
 					fallthrough
 				default:
-					fmt.Fprintf(&src, "  %s f%d = %d;\n", typ(), f, number())
+					ty, label, opt := typ(), "", ""
+					if proto2 {
+						label = "optional "
+						if r.IntN(4) == 0 {
+							label = "required "
+						}
+						if d, ok := defaults[ty]; ok && r.IntN(2) == 0 {
+							opt = " [default = " + d + "]"
+						}
+					}
+					fmt.Fprintf(&src, "  %s%s f%d = %d%s;\n", label, ty, f, number(), opt)
 				}
 			}
 			src.WriteString("}\n")
