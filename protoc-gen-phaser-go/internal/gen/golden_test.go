@@ -1126,9 +1126,11 @@ extend Extendable { optional int32 ext = 100; }
 // formats 3 and 2, and checks that
 // its generated protobuf encoding is protobuf-go's deterministic one of
 // the same message (ToProto), that it decodes back to the same encoding,
-// that its ROS1 serialization (where the type has one) does too, and that
-// a copy of its payload continued with Open and filled again encodes as
-// the message filled again does.
+// that a read-only handle on its payload, its Clone, a CopyFrom into
+// each format and a Clear followed by the same fill all encode alike, that
+// its ROS1 serialization (where the type has one) round-trips too, and
+// that a copy of its payload continued with Open and filled again encodes
+// as the message filled again does.
 func shapeProgram(names []string) string {
 	var b strings.Builder
 	b.WriteString(`package main
@@ -1152,6 +1154,7 @@ var openMem = make([]byte, 4<<20)
 
 type handle interface {
 	Bytes() []byte
+	Clear()
 	MarshalProto() ([]byte, error)
 	UnmarshalProto([]byte) error
 	ToProto() (protoreflect.ProtoMessage, error)
@@ -1244,18 +1247,32 @@ func value0(fd protoreflect.FieldDescriptor, l protoreflect.List, k, depth int) 
 // formats are the payload formats each message is checked in.
 var formats = []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2}
 
-func check(name string, newIn func(...runtime.Options) handle, open func([]byte) (handle, error)) (failed bool) {
+// ops are the generated functions and typed methods of one message type.
+type ops struct {
+	newIn    func(...runtime.Options) handle
+	open     func([]byte) (handle, error)
+	read     func([]byte) (handle, error)
+	clone    func(handle) handle
+	copyFrom func(dst, src handle) bool
+}
+
+func check(name string, o ops) (failed bool) {
 	for _, v := range formats {
-		newX := func() handle { return newIn(runtime.Options{Version: v}) }
-		failed = checkIn(fmt.Sprintf("%s (format %d)", name, v), newX, open) || failed
+		newX := func() handle { return o.newIn(runtime.Options{Version: v}) }
+		failed = checkIn(fmt.Sprintf("%s (format %d)", name, v), newX, o) || failed
 	}
 	return failed
 }
 
-func checkIn(name string, newX func() handle, open func([]byte) (handle, error)) (failed bool) {
+func checkIn(name string, newX func() handle, o ops) (failed bool) {
 	fail := func(format string, a ...any) {
 		fmt.Printf("FAIL %s: %s\n", name, fmt.Sprintf(format, a...))
 		failed = true
+	}
+	same := func(what string, h handle, want []byte) {
+		if got, err := h.MarshalProto(); err != nil || !bytes.Equal(got, want) {
+			fail("%s: %v\n got %x\nwant %x", what, err, got, want)
+		}
 	}
 	m := newX()
 	fill(m.ProtoReflect(), 0)
@@ -1275,9 +1292,34 @@ func checkIn(name string, newX func() handle, open func([]byte) (handle, error))
 		back := newX()
 		if err := back.UnmarshalProto(got); err != nil {
 			fail("UnmarshalProto: %v", err)
-		} else if again, err := back.MarshalProto(); err != nil || !bytes.Equal(again, got) {
-			fail("UnmarshalProto then MarshalProto: %v\n got %x\nwant %x", err, again, got)
+		} else {
+			same("UnmarshalProto then MarshalProto", back, got)
 		}
+		if r, err := o.read(m.Bytes()); err != nil {
+			fail("Read: %v", err)
+		} else {
+			same("Read", r, got)
+		}
+		same("Clone", o.clone(m), got)
+		for _, v := range formats {
+			d := o.newIn(runtime.Options{Version: v})
+			if !o.copyFrom(d, m) {
+				fail("CopyFrom into format %d failed", v)
+			}
+			same(fmt.Sprintf("CopyFrom into format %d", v), d, got)
+		}
+		// Clear, then the same fill, on a message filled once: Clear keeps
+		// blocks for the setters that follow.
+		c := newX()
+		fill(c.ProtoReflect(), 0)
+		c.Clear()
+		if pm, err := c.ToProto(); err != nil {
+			fail("ToProto after Clear: %v", err)
+		} else if b, _ := (proto.MarshalOptions{AllowPartial: true}).Marshal(pm); len(b) != 0 {
+			fail("Clear left %x", b)
+		}
+		fill(c.ProtoReflect(), 0)
+		same("Clear then fill", c, got)
 	}
 	if r, err := m.MarshalROS(); err == nil {
 		rosChecked++
@@ -1290,20 +1332,20 @@ func checkIn(name string, newX func() handle, open func([]byte) (handle, error))
 	}
 	// A copy of the payload continued with Open takes the same writes
 	// as the message it was copied from.
-	if open != nil {
+	{
 		// (at least the buffer's full size, which Open requires)
 		mem := openMem[:max(len(openMem)/2, 4*len(m.Bytes()))]
 		clear(mem)
 		copy(mem, m.Bytes())
-		o, err := open(mem)
+		op, err := o.open(mem)
 		if err != nil {
 			fail("Open: %v", err)
 			return failed
 		}
-		fill(o.ProtoReflect(), 0)
+		fill(op.ProtoReflect(), 0)
 		fill(m.ProtoReflect(), 0)
 		a, errA := m.MarshalProto()
-		b, errB := o.MarshalProto()
+		b, errB := op.MarshalProto()
 		if (errA == nil) != (errB == nil) || !bytes.Equal(a, b) {
 			fail("written again after Open: %v %v\n got %x\nwant %x", errB, errA, b, a)
 		}
@@ -1315,7 +1357,14 @@ func main() {
 	failed := false
 `)
 	for _, n := range names {
-		fmt.Fprintf(&b, "\tfailed = check(%q, func(o ...runtime.Options) handle { return x.New%s(o...) }, func(mem []byte) (handle, error) { return x.Open%s(mem) }) || failed\n", n, n, n)
+		fmt.Fprintf(&b, `	failed = check(%[1]q, ops{
+		newIn:    func(o ...runtime.Options) handle { return x.New%[1]s(o...) },
+		open:     func(b []byte) (handle, error) { return x.Open%[1]s(b) },
+		read:     func(b []byte) (handle, error) { return x.Read%[1]s(b) },
+		clone:    func(h handle) handle { return h.(x.%[1]s).Clone() },
+		copyFrom: func(d, s handle) bool { return d.(x.%[1]s).CopyFrom(s.(x.%[1]s)) },
+	}) || failed
+`, n)
 	}
 	b.WriteString(`	if failed {
 		os.Exit(1)
