@@ -74,9 +74,12 @@
 // pointer is, an invalid message that reads as empty.
 //
 // Where the view's contract differs from the typed accessors': modifying
-// a read-only message (ReadX, or an absent nested message) through it
-// panics, as protobuf-go's read-only messages do, instead of recording
-// [ErrReadOnly]; unknown fields are kept in the payload (GetUnknown,
+// a read-only message (ReadX, or the unpopulated nested message Get
+// returns) through it panics, as protobuf-go's read-only messages do,
+// instead of recording [ErrReadOnly] (a nested message Mutable could not
+// make, in a full fixed buffer or in bytes continued with Open that do
+// not hold it, drops the writes as the typed setters do, and Failed and
+// Err say so); unknown fields are kept in the payload (GetUnknown,
 // SetUnknown), and the extensions the program declares, kept there too,
 // are fields of the view (proto.GetExtension, SetExtension, ClearExtension
 // read and rewrite their records), but a value the payload has no place

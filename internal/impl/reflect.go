@@ -149,7 +149,7 @@ func (x *message) get(rf *rfield) protoreflect.Value {
 	case f.Repeated:
 		return protoreflect.ValueOfList(&listView{m: m, rf: rf, mt: x.mt})
 	case f.Kind == Message:
-		return protoreflect.ValueOfMessage(x.mt.field(rf).view(m.MessageField(f)))
+		return protoreflect.ValueOfMessage(x.mt.field(rf).readView(m.MessageField(f)))
 	}
 	return getScalar(m, rf)
 }
@@ -179,10 +179,10 @@ func defaultValue(fd protoreflect.FieldDescriptor) protoreflect.Value {
 	return fd.Default()
 }
 
-// writable panics unless the message can be written, as protobuf-go's
-// read-only messages do.
+// writable panics where the message is read-only, as protobuf-go's
+// read-only messages do (see readOnlyPayload).
 func (x *message) writable(fd protoreflect.FieldDescriptor) {
-	if !x.m.writableNoRecord() {
+	if x.m.readOnlyPayload() {
 		name := protoreflect.FullName(x.info.t.name)
 		if fd != nil {
 			name = fd.FullName()
@@ -198,6 +198,16 @@ func readOnlyError(name protoreflect.FullName) error {
 // writableNoRecord reports whether m can be written, without recording
 // ErrReadOnly as the engine's accessors do.
 func (m Msg) writableNoRecord() bool { return m.off != 0 && m.p != nil && m.p.buf != nil }
+
+// readOnlyPayload reports whether m is the zero handle or a handle on a
+// read-only payload: writes through reflection panic on those, as
+// protobuf-go's read-only messages do. A handle on no message in a
+// writable payload (what Mutable gives where the buffer is full, or where
+// the bytes of a payload continued with Open do not hold the message)
+// takes writes as the engine's accessors do: it drops them, and the
+// payload records why (Failed, Err). Hostile bytes then cannot make a
+// writer through reflection (protojson.Unmarshal, proto.Merge) panic.
+func (m Msg) readOnlyPayload() bool { return m.p == nil || m.p.buf == nil }
 
 // Clear clears field fd. Clearing an unpopulated field does nothing, even
 // in a read-only message.

@@ -39,13 +39,13 @@ func (l *listView) elem(i int) protoreflect.Value {
 	case Bytes:
 		return protoreflect.ValueOfBytes(m.ElemString(f.Field, i))
 	case Message:
-		return protoreflect.ValueOfMessage(l.mt.field(l.rf).view(m.ElemMessage(f.Field, i, f.Type)))
+		return protoreflect.ValueOfMessage(l.mt.field(l.rf).readView(m.ElemMessage(f.Field, i, f.Type)))
 	}
 	return scalarValue(f, elemBits(m, f, i))
 }
 
 func (l *listView) writable() {
-	if !l.m.writableNoRecord() {
+	if l.m.readOnlyPayload() {
 		panic(readOnlyError(l.rf.fd.FullName()))
 	}
 }

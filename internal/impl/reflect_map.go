@@ -69,7 +69,7 @@ func (mv *mapView) keyOf(e Msg) protoreflect.MapKey {
 func (mv *mapView) valueOf(e Msg) protoreflect.Value {
 	vf := mv.rf.val
 	if vf.Kind == Message {
-		return protoreflect.ValueOfMessage(mv.mt.field(vf).view(e.MessageField(vf.FieldInfo)))
+		return protoreflect.ValueOfMessage(mv.mt.field(vf).readView(e.MessageField(vf.FieldInfo)))
 	}
 	return getScalar(e, vf)
 }
@@ -160,7 +160,7 @@ func (mv *mapView) Get(k protoreflect.MapKey) protoreflect.Value {
 }
 
 func (mv *mapView) writable() {
-	if !mv.m.writableNoRecord() {
+	if mv.m.readOnlyPayload() {
 		panic(readOnlyError(mv.rf.fd.FullName()))
 	}
 }

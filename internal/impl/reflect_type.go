@@ -298,6 +298,18 @@ func (mt *MessageType) view(m Msg) *message {
 	return &message{m: m, mt: mt, info: mt.reflectInfo()}
 }
 
+// readView is view for a nested message read through Get: an absent one is
+// the invalid message (the zero handle), which panics on modification as
+// protobuf-go's unpopulated messages do, where Mutable's absent message (one
+// a full buffer or corrupt bytes could not make) drops writes as the
+// engine's accessors do (readOnlyPayload).
+func (mt *MessageType) readView(m Msg) *message {
+	if m.off == 0 {
+		m = Msg{}
+	}
+	return mt.view(m)
+}
+
 // newIn returns a new message of the type in a new owned payload of the
 // format of p (Phaser 3 if p is nil).
 func (mt *MessageType) newIn(p *Payload) protoreflect.Message {
