@@ -1138,6 +1138,7 @@ func shapeProgram(names []string) string {
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 
 	"google.golang.org/protobuf/proto"
@@ -1247,6 +1248,42 @@ func value0(fd protoreflect.FieldDescriptor, l protoreflect.List, k, depth int) 
 // formats are the payload formats each message is checked in.
 var formats = []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2}
 
+var rng = rand.New(rand.NewPCG(1, 2))
+
+// hostile reads 64 damaged copies of payload p (a random byte set to a
+// random value, sometimes then cut at a random length) as a read-only
+// message and through Open, encodes each in every wire format and prints
+// it, and fails on a panic.
+func hostile(name string, p []byte, o ops, fail func(string, ...any)) {
+	for range 64 {
+		b := bytes.Clone(p)
+		b[rng.IntN(len(b))] = byte(rng.Uint32())
+		if rng.IntN(4) == 0 {
+			b = b[:rng.IntN(len(b))]
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					fail("a damaged payload panics: %v\n%x", r, b)
+				}
+			}()
+			if m, err := o.read(b); err == nil {
+				m.MarshalProto()
+				m.MarshalROS()
+				m.ToProto()
+				_ = fmt.Sprint(m)
+			}
+			mem := make([]byte, len(b)+4096)
+			copy(mem, b)
+			if m, err := o.open(mem); err == nil {
+				m.MarshalProto()
+				fill(m.ProtoReflect(), 0)
+				m.MarshalProto()
+			}
+		}()
+	}
+}
+
 // ops are the generated functions and typed methods of one message type.
 type ops struct {
 	newIn    func(...runtime.Options) handle
@@ -1330,6 +1367,9 @@ func checkIn(name string, newX func() handle, o ops) (failed bool) {
 			fail("UnmarshalROS then MarshalROS: %v\n got %x\nwant %x", err, again, r)
 		}
 	}
+	// Hostile copies of the payload (a byte changed, or cut short) read
+	// through every decoder without a panic.
+	hostile(name, m.Bytes(), o, fail)
 	// A copy of the payload continued with Open takes the same writes
 	// as the message it was copied from.
 	{
