@@ -131,7 +131,7 @@ func appendMessage(b []byte, m impl.Msg, p *plan, w *impl.Wire) ([]byte, error) 
 	if !m.IsPresent() {
 		return b, nil
 	}
-	if !w.Enter(p.t.Extent()) {
+	if !w.Enter(m.Charge(p.t)) {
 		w.Leave()
 		return b, w.Err(p.t.Name())
 	}
@@ -286,7 +286,7 @@ func sizeMessage(m impl.Msg, p *plan, w *impl.Wire) (int, error) {
 	if !m.IsPresent() {
 		return 0, nil
 	}
-	if !w.Enter(p.t.Extent()) {
+	if !w.Enter(m.Charge(p.t)) {
 		w.Leave()
 		return 0, w.Err(p.t.Name())
 	}
@@ -685,7 +685,7 @@ func mapOrder(m impl.Msg, fp *fieldPlan, scratch []mapEntry, w *impl.Wire) ([]ma
 	f, kf := fp.f, fp.key
 	entries := scratch[:0]
 	for _, msg := range m.MessagesOf(f) {
-		if !w.Charge(int(f.Type.Extent())) {
+		if !w.Charge(int(msg.Charge(f.Type))) {
 			return nil, w.Err(string(f.Desc.FullName()))
 		}
 		e := mapEntry{msg: msg}

@@ -26,7 +26,7 @@ func checkInit(m impl.Msg, p *plan, w *impl.Wire) error {
 	if !m.IsPresent() || !p.initCheck {
 		return nil
 	}
-	if !w.Enter(p.t.Extent()) {
+	if !w.Enter(m.Charge(p.t)) {
 		w.Leave()
 		return w.Err(p.t.Name())
 	}

@@ -21,6 +21,16 @@ func (m Msg) WorkBudget() int {
 	return len(m.p.mem) + WorkBudgetSlack
 }
 
+// Charge returns what an encoder charges m, a message of type t, against
+// its work budget on entering it (Type.Charge, in the format of m's
+// payload).
+func (m Msg) Charge(t *Type) uint32 {
+	if m.v3() {
+		return t.charge[1]
+	}
+	return t.charge[0]
+}
+
 // FormatV3 reports whether m lives in a payload of format v3, whose
 // repeated messages are MessageVectorBlocks (MessageList.Allocate makes n
 // elements at once).

@@ -352,8 +352,9 @@ func (w *walk) charge(n int, what string) error {
 	return nil
 }
 
-// visit charges one message: the bytes a message of its type takes.
-func (w *walk) visit(t *Type) error { return w.charge(max(4, int(t.BinarySize(w.version))), t.name) }
+// visit charges one message: the bytes a message of its type takes
+// itself (Type.Charge).
+func (w *walk) visit(t *Type) error { return w.charge(int(t.Charge(w.version)), t.name) }
 
 func (m Msg) toProto(t *Type, out protoreflect.Message, w *walk) error {
 	w.depth++

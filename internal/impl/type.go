@@ -178,18 +178,21 @@ func (f Frontend) String() string {
 // payload whose table differs (another format, frontend or version of the
 // .proto) is read and written through the payload's own table.
 type Type struct {
-	name      string
-	hash      uint64 // FNV-1a of name (registry v2)
-	frontend  Frontend
-	table     []byte    // compiled field table: the one Fields' offsets are for
-	tables    [2][]byte // the table a new message gets in format v2, v3
-	nativeIn  [2]bool   // tables[i] is table
-	size      [2]uint32
-	id        uint32 // unique, from 1: the key of the Type's entry in a payload's table cache
-	slot      uint32 // where a payload's table cache holds that entry (tableSlot)
-	trust     uint8  // the trust keys under which payloads give t its compiled table (tables.go)
-	csize     uint32 // BinarySize of the compiled layout (table's)
-	extent    uint32 // the end of the compiled layout's last field: what a compiled handle needs in the payload
+	name     string
+	hash     uint64 // FNV-1a of name (registry v2)
+	frontend Frontend
+	table    []byte    // compiled field table: the one Fields' offsets are for
+	tables   [2][]byte // the table a new message gets in format v2, v3
+	nativeIn [2]bool   // tables[i] is table
+	size     [2]uint32
+	id       uint32 // unique, from 1: the key of the Type's entry in a payload's table cache
+	slot     uint32 // where a payload's table cache holds that entry (tableSlot)
+	trust    uint8  // the trust keys under which payloads give t its compiled table (tables.go)
+	csize    uint32 // BinarySize of the compiled layout (table's)
+	extent   uint32 // the end of the compiled layout's last field: what a compiled handle needs in the payload
+	// charge is what a walk over a payload charges a message of the type
+	// in each format, V2 then V3 (Charge).
+	charge    [2]uint32
 	typeCount int
 	isAny     bool
 	fields    []*FieldInfo // declaration order, oneof members included
@@ -466,7 +469,30 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 	for _, u := range t.unions {
 		t.extent = max(t.extent, u.Offset+u.Size)
 	}
+	own := t.extent
+	for _, f := range t.fields {
+		if f.Inline() {
+			own -= min(own, f.Size)
+		}
+	}
+	own = max(own, 4)
+	t.charge = [2]uint32{max(4, min(own, t.size[0])), own}
 	return t, nil
+}
+
+// Charge is what a walk over a payload of format v (an encoder, ToProto,
+// a copy) charges one message of the type against its work budget (the
+// payload's length): the bytes of the message itself, at most its size in
+// that format and not counting the messages stored inside it (the ROS
+// frontend's inline messages in format 3), which are charged when the
+// walk visits them. A payload holds each message once, so a walk of one
+// whose offsets are not shared or cyclic stays within the budget, however
+// deep its inline messages nest.
+func (t *Type) Charge(v payloadbuffer.Version) uint32 {
+	if v == payloadbuffer.V3 {
+		return t.charge[1]
+	}
+	return t.charge[0]
 }
 
 // tableBlock returns t's block and blockEntries (see Type.block).

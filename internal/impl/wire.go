@@ -44,8 +44,9 @@ var (
 // generated ones and the interpreter alike.
 //
 // The budget makes every encoder's work and output proportional to the
-// payload, whatever its offsets say: each message visited is charged its
-// Type's extent (the bytes its compiled fields take), each string its
+// payload, whatever its offsets say: each message visited is charged the
+// bytes it takes itself (Type.Charge: not counting the messages stored
+// inside it, which are charged when visited), each string its
 // length, each repeated field its elements' bytes, each unknown-field
 // record its length. A payload holds each of them once, so a walk that
 // charges more than the payload's length (plus 4096) has met offsets that
@@ -134,7 +135,7 @@ func Decoder(m Msg) Wire {
 // content is incomplete and is not serialized.
 var ErrFailedPayload = errors.New("phaser: payload buffer failed; not serialized")
 
-// Enter charges a message of n bytes (its Type's extent) and goes down one
+// Enter charges a message of n bytes (Msg.Charge) and goes down one
 // level; it reports false when the budget is spent or the nesting is too
 // deep (Err says which). Every Enter is paired with a Leave, also after a
 // false.

@@ -1094,6 +1094,16 @@ message Extendable { extensions 100 to 199; }
 extend Extendable { optional int32 ext = 100; }
 `)
 	p3.WriteString("message Nothing { Empty e = 1; repeated Empty es = 2; }\n")
+	// Messages stored inside their holders (the ROS frontend's format 3)
+	// nested deep, each wide: a walk charges each one once.
+	p3.WriteString("message Wide {")
+	for i := 1; i <= 200; i++ {
+		fmt.Fprintf(&p3, " double d%d = %d;", i, i)
+	}
+	p3.WriteString(" }\nmessage Deep1 { Wide w = 1; Wide v = 2; }\n")
+	for d := 2; d <= 5; d++ {
+		fmt.Fprintf(&p3, "message Deep%d { Deep%d x = 1; int32 k = 2; }\n", d, d-1)
+	}
 	top := regexp.MustCompile(`(?m)^message (\w+)`)
 	for _, src := range []string{p3.String(), p2.String()} {
 		var names []string
@@ -1336,6 +1346,11 @@ func checkIn(name string, newX func() handle, o ops) (failed bool) {
 			fail("Read: %v", err)
 		} else {
 			same("Read", r, got)
+			if rp, err := r.ToProto(); err != nil {
+				fail("ToProto of the read-only handle: %v", err)
+			} else if b, _ := (proto.MarshalOptions{Deterministic: true}).Marshal(rp); !bytes.Equal(b, want) {
+				fail("ToProto of the read-only handle\n got %x\nwant %x", b, want)
+			}
 		}
 		same("Clone", o.clone(m), got)
 		for _, v := range formats {

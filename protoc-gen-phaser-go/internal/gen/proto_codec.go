@@ -33,6 +33,7 @@ type codec struct {
 	tv     string // the Type variable
 	full   string // the full name, for errors
 	extent uint32 // the compiled layout's extent (impl.Type.Extent)
+	charge uint32 // what the encoders charge the message (chargeOf)
 	fields []*codecField
 }
 
@@ -55,7 +56,7 @@ type codecField struct {
 
 // newCodec describes m, laid out as lm, for the codec emitters.
 func (g *fileGen) newCodec(m *protogen.Message, lm *layout.Message, name, tv string) *codec {
-	c := &codec{g: g, m: m, lm: lm, name: name, tv: tv, full: string(m.Desc.FullName()), extent: extentOf(lm)}
+	c := &codec{g: g, m: m, lm: lm, name: name, tv: tv, full: string(m.Desc.FullName()), extent: extentOf(lm), charge: chargeOf(lm)}
 	for _, f := range m.Fields {
 		lf := lm.FieldByNumber(f.Desc.Number())
 		cf := &codecField{
@@ -92,6 +93,21 @@ func extentOf(lm *layout.Message) uint32 {
 		e = max(e, u.Offset+u.Size)
 	}
 	return e
+}
+
+// chargeOf returns what an encoder charges a message of layout lm against
+// its work budget on entering it, as impl.Type.Charge computes it for
+// format 3 (the payloads a compiled codec reads): its extent less the
+// slots of the messages stored inside it, which are charged when the
+// encoder enters them.
+func chargeOf(lm *layout.Message) uint32 {
+	c := extentOf(lm)
+	for _, f := range lm.Fields {
+		if f.Inline {
+			c -= min(c, f.SlotSize)
+		}
+	}
+	return max(c, 4)
 }
 
 // ordered returns the fields in protobuf-go's marshaling order: those

@@ -49,7 +49,7 @@ func (c *codec) initialized() {
 	g.P("if !ok {")
 	g.P("return ", g.door("CheckInitializedGeneral"), "(m, ", c.tv, ", w)")
 	g.P("}")
-	g.P("if !w.Enter(", c.extent, ") {")
+	g.P("if !w.Enter(", c.charge, ") {")
 	g.P("return w.Err(", quote(c.full), ")")
 	g.P("}")
 	g.P("p := (*[", c.extent, "]byte)(msg)")

@@ -49,7 +49,7 @@ func (c *codec) marshal() {
 	g.P("if !ok {")
 	g.P("return ", g.door("AppendProtoGeneral"), "(b, m, ", c.tv, ", w)")
 	g.P("}")
-	g.P("if !w.Enter(", c.extent, ") {")
+	g.P("if !w.Enter(", c.charge, ") {")
 	g.P("return b, w.Err(", quote(c.full), ")")
 	g.P("}")
 	g.P("p := (*[", c.extent, "]byte)(msg)")
@@ -273,7 +273,7 @@ func (fc *codec) flatBytes() string {
 func (c *codec) appendFlat(cf *codecField, fc *codec) {
 	g := c.g
 	t, _ := tag(cf, protowire.BytesType)
-	g.P("if !w.Enter(", fc.extent, ") {")
+	g.P("if !w.Enter(", fc.charge, ") {")
 	g.P("return b, w.Err(", quote(fc.full), ")")
 	g.P("}")
 	g.P("b = append(b, ", t, ", 0)")

@@ -28,7 +28,7 @@ func (c *codec) size() {
 	g.P("if !ok {")
 	g.P("return ", g.door("SizeProtoGeneral"), "(m, ", c.tv, ", w)")
 	g.P("}")
-	g.P("if !w.Enter(", c.extent, ") {")
+	g.P("if !w.Enter(", c.charge, ") {")
 	g.P("return 0, w.Err(", quote(c.full), ")")
 	g.P("}")
 	g.P("p := (*[", c.extent, "]byte)(msg)")
@@ -82,7 +82,7 @@ func (c *codec) sizeField(cf *codecField) {
 			// (appendFlat): its fields, its tag, a 1-byte length.
 			_, tl := tag(cf, protowire.BytesType)
 			c.flatSlot(cf, fc, guard, texpr, func() {
-				g.P("if !w.Enter(", fc.extent, ") {")
+				g.P("if !w.Enter(", fc.charge, ") {")
 				g.P("return 0, w.Err(", quote(fc.full), ")")
 				g.P("}")
 				if len(fc.fields) > 0 {

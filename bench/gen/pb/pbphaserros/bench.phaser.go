@@ -1215,7 +1215,7 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Header, w)
 	}
-	if !w.Enter(36) {
+	if !w.Enter(16) {
 		return b, w.Err("bench.Header")
 	}
 	p := (*[36]byte)(msg)
@@ -1297,7 +1297,7 @@ func (x Header) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Header, w)
 	}
-	if !w.Enter(36) {
+	if !w.Enter(16) {
 		return 0, w.Err("bench.Header")
 	}
 	p := (*[36]byte)(msg)
@@ -3445,7 +3445,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Imu, w)
 	}
-	if !w.Enter(176) {
+	if !w.Enter(36) {
 		return b, w.Err("bench.Imu")
 	}
 	p := (*[176]byte)(msg)
@@ -3619,7 +3619,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Imu, w)
 	}
-	if !w.Enter(176) {
+	if !w.Enter(36) {
 		return 0, w.Err("bench.Imu")
 	}
 	p := (*[176]byte)(msg)
@@ -6119,7 +6119,7 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Cloud, w)
 	}
-	if !w.Enter(92) {
+	if !w.Enter(56) {
 		return b, w.Err("bench.Cloud")
 	}
 	p := (*[92]byte)(msg)
@@ -6260,7 +6260,7 @@ func (x Cloud) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Cloud, w)
 	}
-	if !w.Enter(92) {
+	if !w.Enter(56) {
 		return 0, w.Err("bench.Cloud")
 	}
 	p := (*[92]byte)(msg)
@@ -7386,7 +7386,7 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Image, w)
 	}
-	if !w.Enter(68) {
+	if !w.Enter(32) {
 		return b, w.Err("bench.Image")
 	}
 	p := (*[68]byte)(msg)
@@ -7470,7 +7470,7 @@ func (x Image) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Image, w)
 	}
-	if !w.Enter(68) {
+	if !w.Enter(32) {
 		return 0, w.Err("bench.Image")
 	}
 	p := (*[68]byte)(msg)

@@ -1638,7 +1638,7 @@ func (x Pose) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Pose, w)
 	}
-	if !w.Enter(80) {
+	if !w.Enter(8) {
 		return b, w.Err("geometry_msgs.Pose")
 	}
 	p := (*[80]byte)(msg)
@@ -1745,7 +1745,7 @@ func (x Pose) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Pose, w)
 	}
-	if !w.Enter(80) {
+	if !w.Enter(8) {
 		return 0, w.Err("geometry_msgs.Pose")
 	}
 	p := (*[80]byte)(msg)
@@ -3019,7 +3019,7 @@ func (x Twist) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Twist, w)
 	}
-	if !w.Enter(72) {
+	if !w.Enter(8) {
 		return b, w.Err("geometry_msgs.Twist")
 	}
 	p := (*[72]byte)(msg)
@@ -3122,7 +3122,7 @@ func (x Twist) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Twist, w)
 	}
-	if !w.Enter(72) {
+	if !w.Enter(8) {
 		return 0, w.Err("geometry_msgs.Twist")
 	}
 	p := (*[72]byte)(msg)

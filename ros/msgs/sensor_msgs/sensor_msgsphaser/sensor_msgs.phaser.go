@@ -304,7 +304,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Imu, w)
 	}
-	if !w.Enter(176) {
+	if !w.Enter(36) {
 		return b, w.Err("sensor_msgs.Imu")
 	}
 	p := (*[176]byte)(msg)
@@ -478,7 +478,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Imu, w)
 	}
-	if !w.Enter(176) {
+	if !w.Enter(36) {
 		return 0, w.Err("sensor_msgs.Imu")
 	}
 	p := (*[176]byte)(msg)
@@ -1477,7 +1477,7 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Image, w)
 	}
-	if !w.Enter(68) {
+	if !w.Enter(32) {
 		return b, w.Err("sensor_msgs.Image")
 	}
 	p := (*[68]byte)(msg)
@@ -1561,7 +1561,7 @@ func (x Image) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Image, w)
 	}
-	if !w.Enter(68) {
+	if !w.Enter(32) {
 		return 0, w.Err("sensor_msgs.Image")
 	}
 	p := (*[68]byte)(msg)
@@ -3369,7 +3369,7 @@ func (x PointCloud2) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_PointCloud2, w)
 	}
-	if !w.Enter(84) {
+	if !w.Enter(48) {
 		return b, w.Err("sensor_msgs.PointCloud2")
 	}
 	p := (*[84]byte)(msg)
@@ -3466,7 +3466,7 @@ func (x PointCloud2) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_PointCloud2, w)
 	}
-	if !w.Enter(84) {
+	if !w.Enter(48) {
 		return 0, w.Err("sensor_msgs.PointCloud2")
 	}
 	p := (*[84]byte)(msg)
@@ -4509,7 +4509,7 @@ func (x LaserScan) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_LaserScan, w)
 	}
-	if !w.Enter(92) {
+	if !w.Enter(56) {
 		return b, w.Err("sensor_msgs.LaserScan")
 	}
 	p := (*[92]byte)(msg)
@@ -4600,7 +4600,7 @@ func (x LaserScan) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_LaserScan, w)
 	}
-	if !w.Enter(92) {
+	if !w.Enter(56) {
 		return 0, w.Err("sensor_msgs.LaserScan")
 	}
 	p := (*[92]byte)(msg)
@@ -5709,7 +5709,7 @@ func (x JointState) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_JointState, w)
 	}
-	if !w.Enter(76) {
+	if !w.Enter(40) {
 		return b, w.Err("sensor_msgs.JointState")
 	}
 	p := (*[76]byte)(msg)
@@ -5788,7 +5788,7 @@ func (x JointState) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_JointState, w)
 	}
-	if !w.Enter(76) {
+	if !w.Enter(40) {
 		return 0, w.Err("sensor_msgs.JointState")
 	}
 	p := (*[76]byte)(msg)

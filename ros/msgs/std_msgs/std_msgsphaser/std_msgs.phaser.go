@@ -212,7 +212,7 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Header, w)
 	}
-	if !w.Enter(36) {
+	if !w.Enter(16) {
 		return b, w.Err("std_msgs.Header")
 	}
 	p := (*[36]byte)(msg)
@@ -294,7 +294,7 @@ func (x Header) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Header, w)
 	}
-	if !w.Enter(36) {
+	if !w.Enter(16) {
 		return 0, w.Err("std_msgs.Header")
 	}
 	p := (*[36]byte)(msg)

@@ -5909,7 +5909,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Stamped, w)
 	}
-	if !w.Enter(60) {
+	if !w.Enter(20) {
 		return b, w.Err("phasertest.roswire.Stamped")
 	}
 	p := (*[60]byte)(msg)
@@ -6016,7 +6016,7 @@ func (x Stamped) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Stamped, w)
 	}
-	if !w.Enter(60) {
+	if !w.Enter(20) {
 		return 0, w.Err("phasertest.roswire.Stamped")
 	}
 	p := (*[60]byte)(msg)
@@ -6666,7 +6666,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Nested, w)
 	}
-	if !w.Enter(668) {
+	if !w.Enter(148) {
 		return b, w.Err("phasertest.roswire.Nested")
 	}
 	p := (*[668]byte)(msg)
@@ -7206,7 +7206,7 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Nested, w)
 	}
-	if !w.Enter(668) {
+	if !w.Enter(148) {
 		return 0, w.Err("phasertest.roswire.Nested")
 	}
 	p := (*[668]byte)(msg)
@@ -9958,7 +9958,7 @@ func (x Nested_ByNameEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 	if !ok {
 		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Nested_ByNameEntry, w)
 	}
-	if !w.Enter(40) {
+	if !w.Enter(16) {
 		return b, w.Err("phasertest.roswire.Nested.ByNameEntry")
 	}
 	p := (*[40]byte)(msg)
@@ -10044,7 +10044,7 @@ func (x Nested_ByNameEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 	if !ok {
 		return phaserimpl.SizeProtoGeneral(m, phaserType_Nested_ByNameEntry, w)
 	}
-	if !w.Enter(40) {
+	if !w.Enter(16) {
 		return 0, w.Err("phasertest.roswire.Nested.ByNameEntry")
 	}
 	p := (*[40]byte)(msg)
