@@ -1031,6 +1031,13 @@ message Bars { repeated a.Foo foos = 1; }
 	}
 }
 
+// The .proto scalar types, and those of them a map key may have.
+var (
+	scalarTypes = []string{"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64",
+		"fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes"}
+	mapKeyTypes = []string{"int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string"}
+)
+
 // TestEveryFieldShapeBuilds generates, for each field type and each
 // cardinality (singular, proto3 optional, repeated, a fixed-size array, a
 // oneof member, a map's value and key), a message whose one field it is, in
@@ -1041,9 +1048,8 @@ message Bars { repeated a.Foo foos = 1; }
 // first or last step goes wrong.
 func TestEveryFieldShapeBuilds(t *testing.T) {
 	gobin := goForBuild(t)
-	types := []string{"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64",
-		"fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes", "E", "Leaf", "google.protobuf.Timestamp", "google.protobuf.Any"}
-	keys := []string{"int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string"}
+	types := append(scalarTypes[:len(scalarTypes):len(scalarTypes)], "E", "Leaf", "google.protobuf.Timestamp", "google.protobuf.Any")
+	keys := mapKeyTypes
 	name := func(s string) string { // google.protobuf.Any: GoogleProtobufAny
 		var n string
 		for _, part := range strings.Split(s, ".") {
@@ -1110,22 +1116,30 @@ extend Extendable { optional int32 ext = 100; }
 		for _, m := range top.FindAllStringSubmatch(src, -1) {
 			names = append(names, m[1])
 		}
-		for _, param := range []string{"", "frontend=ros"} {
-			resp, err := generateSource(t, src, param)
-			if err != nil {
-				t.Errorf("%q: %v\n%s", param, err, src)
-				continue
-			}
-			files := map[string]string{
-				"internal/generatedbuild/x.phaser.go": resp.File[0].GetContent(),
-				"internal/generatedbuild/run/main.go": shapeProgram(names),
-			}
-			out, err := goInModule(t, gobin, files, "run", "./internal/generatedbuild/run")
-			if err != nil {
-				t.Errorf("%q: the output does not build, or its messages do not round-trip: %v\n%s", param, err, out)
-			}
-			t.Logf("%q: %s", param, bytes.TrimSpace(out))
+		runShapes(t, gobin, "", src, names)
+	}
+}
+
+// runShapes generates src under both frontends, builds the output and
+// runs shapeProgram over the named messages; what names the run in
+// errors and logs.
+func runShapes(t *testing.T, gobin, what, src string, names []string) {
+	t.Helper()
+	for _, param := range []string{"", "frontend=ros"} {
+		resp, err := generateSource(t, src, param)
+		if err != nil {
+			t.Errorf("%s%q: %v\n%s", what, param, err, src)
+			continue
 		}
+		files := map[string]string{
+			"internal/generatedbuild/x.phaser.go": resp.File[0].GetContent(),
+			"internal/generatedbuild/run/main.go": shapeProgram(names),
+		}
+		out, err := goInModule(t, gobin, files, "run", "./internal/generatedbuild/run")
+		if err != nil {
+			t.Errorf("%s%q: the output does not build, or its messages do not round-trip: %v\n%s\n%s", what, param, err, out, src)
+		}
+		t.Logf("%s%q: %s", what, param, bytes.TrimSpace(out))
 	}
 }
 
@@ -1518,18 +1532,18 @@ enum E {
 }
 
 // TestRandomSchemas generates .proto files of random messages (fixed
-// seeds: the same files every run; PHASER_RANDOM_SCHEMAS=N makes N), each with a few fields of random
-// types, cardinalities, oneofs and field numbers (sparse, up to the
-// largest), some referring to earlier messages, and runs shapeProgram over
-// them under both frontends: the combinations of fields that
+// seeds: the same files every run; PHASER_RANDOM_SCHEMAS=N makes N; odd
+// seeds proto3, even ones proto2), each with a few fields of random types,
+// cardinalities (required, with defaults, packed or not), oneofs and
+// field numbers (sparse, up to the largest), some referring to earlier
+// messages, and runs shapeProgram over them under both frontends: the combinations of fields that
 // TestEveryFieldShapeBuilds does not make (alignment and padding between
 // fields of mixed sizes, presence words past the first, oneofs beside
 // lists and maps).
 func TestRandomSchemas(t *testing.T) {
 	gobin := goForBuild(t)
-	scalars := []string{"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64",
-		"fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes", "E", "google.protobuf.Timestamp", "google.protobuf.Duration"}
-	keys := []string{"int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string"}
+	scalars := append(scalarTypes[:len(scalarTypes):len(scalarTypes)], "E", "google.protobuf.Timestamp", "google.protobuf.Duration")
+	keys := mapKeyTypes
 	defaults := map[string]string{"double": "-1.5", "float": "inf", "int32": "-3", "int64": "-9000000000", "uint32": "7",
 		"uint64": "18446744073709551615", "sint32": "-2", "sint64": "3", "fixed32": "4", "fixed64": "5", "sfixed32": "-6",
 		"sfixed64": "-7", "bool": "true", "string": `"d\"é"`, "bytes": `"\001\377"`, "E": "E_NEG"}
@@ -1624,21 +1638,6 @@ enum E { E_ZERO = 0; E_ONE = 1; E_NEG = -7; }
 			}
 			src.WriteString("}\n")
 		}
-		for _, param := range []string{"", "frontend=ros"} {
-			resp, err := generateSource(t, src.String(), param)
-			if err != nil {
-				t.Errorf("seed %d %q: %v\n%s", seed, param, err, src.String())
-				continue
-			}
-			files := map[string]string{
-				"internal/generatedbuild/x.phaser.go": resp.File[0].GetContent(),
-				"internal/generatedbuild/run/main.go": shapeProgram(names),
-			}
-			out, err := goInModule(t, gobin, files, "run", "./internal/generatedbuild/run")
-			if err != nil {
-				t.Errorf("seed %d %q: the output does not build, or its messages do not round-trip: %v\n%s\n%s", seed, param, err, out, src.String())
-			}
-			t.Logf("seed %d %q: %s", seed, param, bytes.TrimSpace(out))
-		}
+		runShapes(t, gobin, fmt.Sprintf("seed %d ", seed), src.String(), names)
 	}
 }
