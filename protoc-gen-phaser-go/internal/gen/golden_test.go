@@ -1151,8 +1151,10 @@ func runShapes(t *testing.T, gobin, what, src string, names []string) {
 // its generated protobuf encoding is protobuf-go's deterministic one of
 // the same message (ToProto), that it decodes back to the same encoding,
 // that a read-only handle on its payload, its Clone, a CopyFrom into
-// each format and a Clear followed by the same fill all encode alike, that
-// its ROS1 serialization (where the type has one) round-trips too, and
+// each format, a Clear followed by the same fill, a decoding into a filled
+// message and protobuf-go's text format and JSON written back through the
+// view all encode alike, that its ROS1 serialization (where the type has
+// one) round-trips too, into a filled message as well, and
 // that a copy of its payload continued with Open and filled again encodes
 // as the message filled again does.
 func shapeProgram(names []string) string {
@@ -1165,6 +1167,8 @@ import (
 	"math/rand/v2"
 	"os"
 
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -1367,6 +1371,33 @@ func checkIn(name string, newX func() handle, o ops) (failed bool) {
 			}
 		}
 		same("Clone", o.clone(m), got)
+		// Decoding into a message that holds fields replaces them (the
+		// decoder reuses their blocks).
+		used := newX()
+		fill(used.ProtoReflect(), 0)
+		if err := used.UnmarshalProto(got); err != nil {
+			fail("UnmarshalProto into a filled message: %v", err)
+		} else {
+			same("UnmarshalProto into a filled message", used, got)
+		}
+		// Text format and JSON through protobuf-go, written back through
+		// the reflection view.
+		if txt, err := prototext.Marshal(pm); err == nil {
+			back := newX()
+			if err := prototext.Unmarshal(txt, back.ProtoReflect().Interface()); err != nil {
+				fail("prototext.Unmarshal: %v", err)
+			} else {
+				same("prototext.Unmarshal", back, got)
+			}
+		}
+		if js, err := protojson.Marshal(pm); err == nil {
+			back := newX()
+			if err := protojson.Unmarshal(js, back.ProtoReflect().Interface()); err != nil {
+				fail("protojson.Unmarshal: %v", err)
+			} else {
+				same("protojson.Unmarshal", back, got)
+			}
+		}
 		for _, v := range formats {
 			d := o.newIn(runtime.Options{Version: v})
 			if !o.copyFrom(d, m) {
@@ -1394,6 +1425,13 @@ func checkIn(name string, newX func() handle, o ops) (failed bool) {
 			fail("UnmarshalROS: %v", err)
 		} else if again, err := back.MarshalROS(); err != nil || !bytes.Equal(again, r) {
 			fail("UnmarshalROS then MarshalROS: %v\n got %x\nwant %x", err, again, r)
+		}
+		used := newX()
+		fill(used.ProtoReflect(), 0)
+		if err := used.UnmarshalROS(r); err != nil {
+			fail("UnmarshalROS into a filled message: %v", err)
+		} else if again, err := used.MarshalROS(); err != nil || !bytes.Equal(again, r) {
+			fail("UnmarshalROS into a filled message then MarshalROS: %v\n got %x\nwant %x", err, again, r)
 		}
 	}
 	// Hostile copies of the payload (a byte changed, or cut short) read
