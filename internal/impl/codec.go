@@ -1,6 +1,10 @@
 package impl
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
+)
 
 // What the wire codecs, interpreted and generated, read besides the
 // accessors.
@@ -26,9 +30,9 @@ func (m Msg) WorkBudget() int {
 // payload).
 func (m Msg) Charge(t *Type) uint32 {
 	if m.v3() {
-		return t.charge[1]
+		return t.Charge(payloadbuffer.V3)
 	}
-	return t.charge[0]
+	return t.Charge(payloadbuffer.V2)
 }
 
 // FormatV3 reports whether m lives in a payload of format v3, whose

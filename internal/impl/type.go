@@ -475,8 +475,7 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 			own -= min(own, f.Size)
 		}
 	}
-	own = max(own, 4)
-	t.charge = [2]uint32{max(4, min(own, t.size[0])), own}
+	t.charge = [2]uint32{max(4, min(own, t.size[0])), max(4, own)}
 	return t, nil
 }
 

@@ -1354,11 +1354,39 @@ func checkIn(name string, newX func() handle, o ops) (failed bool) {
 	case err == nil && !bytes.Equal(got, want):
 		fail("MarshalProto\n got %x\nwant %x", got, want)
 	case err == nil:
-		back := newX()
-		if err := back.UnmarshalProto(got); err != nil {
-			fail("UnmarshalProto: %v", err)
-		} else {
-			same("UnmarshalProto then MarshalProto", back, got)
+		// Each decoder of those bytes, into a new message or (filled) one
+		// that holds fields, which it replaces reusing their blocks; text
+		// format and JSON through protobuf-go, written back through the
+		// reflection view.
+		type decoder struct {
+			name   string
+			filled bool
+			decode func(handle) error
+		}
+		decoders := []decoder{
+			{"UnmarshalProto", false, func(h handle) error { return h.UnmarshalProto(got) }},
+			{"UnmarshalProto into a filled message", true, func(h handle) error { return h.UnmarshalProto(got) }},
+		}
+		if txt, err := prototext.Marshal(pm); err == nil {
+			decoders = append(decoders, decoder{"prototext.Unmarshal", false, func(h handle) error {
+				return prototext.Unmarshal(txt, h.ProtoReflect().Interface())
+			}})
+		}
+		if js, err := protojson.Marshal(pm); err == nil {
+			decoders = append(decoders, decoder{"protojson.Unmarshal", false, func(h handle) error {
+				return protojson.Unmarshal(js, h.ProtoReflect().Interface())
+			}})
+		}
+		for _, d := range decoders {
+			h := newX()
+			if d.filled {
+				fill(h.ProtoReflect(), 0)
+			}
+			if err := d.decode(h); err != nil {
+				fail("%s: %v", d.name, err)
+			} else {
+				same(d.name+" then MarshalProto", h, got)
+			}
 		}
 		if r, err := o.read(m.Bytes()); err != nil {
 			fail("Read: %v", err)
@@ -1371,33 +1399,6 @@ func checkIn(name string, newX func() handle, o ops) (failed bool) {
 			}
 		}
 		same("Clone", o.clone(m), got)
-		// Decoding into a message that holds fields replaces them (the
-		// decoder reuses their blocks).
-		used := newX()
-		fill(used.ProtoReflect(), 0)
-		if err := used.UnmarshalProto(got); err != nil {
-			fail("UnmarshalProto into a filled message: %v", err)
-		} else {
-			same("UnmarshalProto into a filled message", used, got)
-		}
-		// Text format and JSON through protobuf-go, written back through
-		// the reflection view.
-		if txt, err := prototext.Marshal(pm); err == nil {
-			back := newX()
-			if err := prototext.Unmarshal(txt, back.ProtoReflect().Interface()); err != nil {
-				fail("prototext.Unmarshal: %v", err)
-			} else {
-				same("prototext.Unmarshal", back, got)
-			}
-		}
-		if js, err := protojson.Marshal(pm); err == nil {
-			back := newX()
-			if err := protojson.Unmarshal(js, back.ProtoReflect().Interface()); err != nil {
-				fail("protojson.Unmarshal: %v", err)
-			} else {
-				same("protojson.Unmarshal", back, got)
-			}
-		}
 		for _, v := range formats {
 			d := o.newIn(runtime.Options{Version: v})
 			if !o.copyFrom(d, m) {
